@@ -1,0 +1,51 @@
+"""The ``playout`` command line (click).
+
+Sub-commands live beside the code they drive and are imported only when used,
+so ``playout --help`` and ``playout solve`` start without compiling the Go or
+backgammon kernels.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+#: command name -> "module:attribute" of a click command or group.
+COMMANDS: dict[str, str] = {
+    "solve": "playout.cli_core:solve",
+    "play": "playout.cli_core:play",
+    "bench": "playout.cli_bench:bench",
+    "trace": "playout.cli_core:trace",
+    "arena": "playout.arena:arena_command",
+    "go": "playout.go.cli:go",
+    "gtp": "playout.go.cli:gtp",
+    "bg": "playout.backgammon.cli:bg",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose sub-commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module, attr = target.split(":")
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:  # a part not installed/built yet
+            raise click.ClickException(f"command {name!r} is unavailable: {exc}") from None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="playout")
+def main() -> None:
+    """Monte Carlo search for MDPs and games (MCTS, Go, backgammon)."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

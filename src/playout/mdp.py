@@ -1,0 +1,145 @@
+"""The problem interfaces every solver in :mod:`playout` drives.
+
+An :class:`MDP` is the five members of mctreesearch4j's ``MDP`` class
+(Liu & Tomaszewski, "An Extensible and Modular Design and Implementation of
+Monte Carlo Tree Search for the JVM", 2021), in Python spelling:
+
+* ``initial_state()`` -- where an episode starts;
+* ``actions(state)`` -- the legal actions (a non-empty sequence for every
+  non-terminal state);
+* ``transition(state, action, rng)`` -- the next state; it may *sample* (a
+  stochastic domain such as 2048 or backgammon's dice), and must then draw its
+  randomness from ``rng`` (a :class:`random.Random`) so that a seeded search is
+  reproducible;
+* ``reward(prev_state, action, state)`` -- the reward received on that
+  transition;
+* ``is_terminal(state)`` -- whether the episode has ended.
+
+Conventions
+-----------
+* States must not be mutated by ``transition``: return a new state.  The
+  stateful solver compares states with ``==`` and, with a transposition table,
+  hashes them, so states of deterministic domains should be hashable values
+  (tuples, frozen dataclasses, ``bytes``).
+* Rewards are received on every transition, not only at the end; a solver
+  maximises the discounted sum ``r_1 + g r_2 + g^2 r_3 + ...`` where ``g`` is the
+  reward discount factor.
+* :class:`Game` is a two-player zero-sum game.  ``to_play(state)`` is 0 or 1:
+  the player who chooses the action in ``state``.  ``reward(prev, action,
+  state)`` is the reward *of the player who chose the action*
+  (``to_play(prev)``); the other player receives its negative.  Solvers make
+  every node maximise the reward of the player to move there (unlike
+  mctreesearch4j, whose nodes all maximise the root player's reward).
+
+Example: a user MDP in a few lines (a corridor; walking right to cell 3 pays 1)
+
+>>> class Corridor(MDP):
+...     def initial_state(self): return 0
+...     def actions(self, s): return ["left", "right"]
+...     def transition(self, s, a, rng): return max(0, s - 1) if a == "left" else s + 1
+...     def reward(self, s, a, t): return 1.0 if t == 3 else 0.0
+...     def is_terminal(self, s): return s == 3
+>>> from playout.mcts import GenericSolver
+>>> GenericSolver(Corridor(), seed=1).run_tree_search(iterations=200).action
+'right'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from abc import ABC, abstractmethod
+from typing import Any, Generic, Sequence, TypeVar
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class MDPError(ValueError):
+    """A user MDP broke the interface contract (no actions, NaN reward, ...).
+
+    The message names the member at fault and the state it was called on.
+    """
+
+
+class MDP(ABC, Generic[S, A]):
+    """A Markov decision process with states ``S`` and actions ``A``.
+
+    Subclass and implement the five members (see the module docstring for the
+    conventions).  ``evaluate`` is optional.
+    """
+
+    @abstractmethod
+    def initial_state(self) -> S:
+        """The state an episode starts from."""
+
+    @abstractmethod
+    def actions(self, state: S) -> Sequence[A]:
+        """Legal actions in ``state``; non-empty unless ``state`` is terminal."""
+
+    @abstractmethod
+    def transition(self, state: S, action: A, rng: random.Random) -> S:
+        """The successor of ``state`` after ``action`` (sampled with ``rng`` if stochastic)."""
+
+    @abstractmethod
+    def reward(self, prev_state: S, action: A, state: S) -> float:
+        """Reward received on the transition ``prev_state --action--> state``."""
+
+    @abstractmethod
+    def is_terminal(self, state: S) -> bool:
+        """Whether ``state`` ends the episode."""
+
+    def evaluate(self, state: S) -> float:
+        """Estimated return from ``state`` when a simulation stops at its depth limit.
+
+        For a :class:`Game`, from the perspective of ``to_play(state)``.  The
+        default, 0.0, is mctreesearch4j's behaviour (no estimate).  Domains with a
+        heuristic (Reversi's disc difference) override it.
+        """
+        return 0.0
+
+    # -- checked access, used by the solvers -------------------------------
+    def legal_actions(self, state: S) -> list[A]:
+        """``actions(state)`` as a list, raising :class:`MDPError` if it is empty."""
+        acts = list(self.actions(state))
+        if not acts:
+            raise MDPError(
+                f"{type(self).__name__}.actions returned no actions for non-terminal "
+                f"state {state!r}"
+            )
+        return acts
+
+    def checked_reward(self, prev_state: S, action: A, state: S) -> float:
+        """``reward(...)`` as a float, raising :class:`MDPError` on NaN or a non-number."""
+        try:
+            r = float(self.reward(prev_state, action, state))
+        except (TypeError, ValueError) as exc:
+            raise MDPError(
+                f"{type(self).__name__}.reward returned a non-number for action {action!r} "
+                f"from state {prev_state!r}: {exc}"
+            ) from None
+        if math.isnan(r):
+            raise MDPError(
+                f"{type(self).__name__}.reward returned NaN for action {action!r} from "
+                f"state {prev_state!r} to state {state!r}"
+            )
+        return r
+
+
+class Game(MDP[S, A]):
+    """A two-player zero-sum game: an :class:`MDP` whose rewards alternate owner.
+
+    ``reward(prev, action, state)`` is paid to ``to_play(prev)``; the opponent
+    receives its negative.  Chance (dice) stays inside ``transition``.
+    """
+
+    num_players: int = 2
+
+    @abstractmethod
+    def to_play(self, state: S) -> int:
+        """The player (0 or 1) who chooses the action in ``state``."""
+
+
+def player_of(mdp: MDP[Any, Any], state: Any) -> int:
+    """The player who acts in ``state``: ``to_play`` for a :class:`Game`, else 0."""
+    return mdp.to_play(state) if isinstance(mdp, Game) else 0
