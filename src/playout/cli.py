@@ -37,8 +37,14 @@ class LazyGroup(click.Group):
         module, attr = target.split(":")
         try:
             return getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:  # a part not installed/built yet
-            raise click.ClickException(f"command {name!r} is unavailable: {exc}") from None
+        except (ImportError, AttributeError) as exc:  # an optional part missing
+            reason = f"command {name!r} is unavailable: {exc}"
+
+            @click.command(name=name, help=f"(unavailable: {exc})")
+            def unavailable() -> None:
+                raise click.ClickException(reason)
+
+            return unavailable
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
