@@ -1,0 +1,1 @@
+"""Monte Carlo tree search: solvers, tree, selection rules, results."""
