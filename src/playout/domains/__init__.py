@@ -1,0 +1,1 @@
+"""Reference domains (registry filled in below)."""
