@@ -40,7 +40,7 @@ Example: a user MDP in a few lines (a corridor; walking right to cell 3 pays 1)
 ...     def reward(self, s, a, t): return 1.0 if t == 3 else 0.0
 ...     def is_terminal(self, s): return s == 3
 >>> from playout.mcts import GenericSolver
->>> GenericSolver(Corridor(), seed=1).run_tree_search(iterations=200).action
+>>> GenericSolver(Corridor(), discount_factor=0.9, seed=1).run_tree_search(iterations=200).action
 'right'
 """
 

@@ -1,1 +1,17 @@
-"""Monte Carlo tree search: solvers, tree, selection rules, results."""
+"""Monte Carlo tree search: solvers, tree nodes, selection rules, policies, results.
+
+The Python solvers are the readable, overridable reference (mctreesearch4j's
+design); :mod:`playout.mcts.compiled` runs the same algorithm in numba for the
+built-in domains.
+"""
+
+from playout.mcts.generic import ActionNode, GenericSolver
+from playout.mcts.policies import RolloutPolicy, UniformPolicy
+from playout.mcts.result import ActionStats, SearchResult
+from playout.mcts.solver import Solver
+from playout.mcts.stateful import Edge, StatefulSolver, StateNode
+
+__all__ = [
+    "ActionNode", "ActionStats", "Edge", "GenericSolver", "RolloutPolicy", "SearchResult",
+    "Solver", "StatefulSolver", "StateNode", "UniformPolicy",
+]
