@@ -1,0 +1,229 @@
+"""Where long jobs run: in-process, a local process pool, or a Ray cluster.
+
+A long job (rollouts, benchmark references, matches, self-play) is a list of
+independent *tasks*.  Each task is a JSON-serialisable ``dict`` with a unique
+string ``"key"``; a top-level (picklable) function turns one task into a
+JSON-serialisable result ``dict``.  :func:`run_tasks` runs them where asked and,
+given ``out_path``, appends each result to a JSONL file the moment it finishes::
+
+    {"setup": {...}}                      <- first line: what the job is
+    {"key": "game-0", "result": {...}}
+    {"key": "game-3", "result": {...}}
+
+A rerun with the same file skips the keys already there, so a killed job resumes
+where it stopped.  A torn last line (the writer was killed mid-line) is cut off
+on resume; complete lines are never lost.  A file written for a different setup is
+refused with a one-line :class:`ResultsFileError`.
+
+Results depend only on the task (seed it from the job seed and the task's index),
+never on which worker ran it, so in-process, process-pool and Ray runs agree.
+
+>>> run_tasks(_square, [{"key": "a", "x": 3}, {"key": "b", "x": 4}], workers=0)
+[{'y': 9}, {'y': 16}]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+Task = dict[str, Any]
+Result = dict[str, Any]
+
+
+class ResultsFileError(ValueError):
+    """A results file that cannot be resumed (other setup, corrupt line)."""
+
+
+def _square(task: Task) -> Result:  # used by the doctest
+    return {"y": task["x"] ** 2}
+
+
+def load_results(path: str | os.PathLike[str], setup: dict[str, Any] | None = None) -> dict[str, Result]:
+    """Read finished results from a JSONL results file, repairing a torn last line.
+
+    Args:
+        path: the file (missing = nothing finished).
+        setup: if given, the file's ``{"setup": ...}`` line must equal it.
+
+    Returns:
+        key -> result of every complete line.
+
+    Raises:
+        ResultsFileError: setup mismatch, or a corrupt line before the last.
+    """
+    p = Path(path)
+    if not p.exists():
+        return {}
+    raw = p.read_bytes()
+    if raw and not raw.endswith(b"\n"):
+        cut = raw.rfind(b"\n") + 1  # drop the torn tail (a killed writer)
+        with open(p, "r+b") as fh:
+            fh.truncate(cut)
+        raw = raw[:cut]
+    done: dict[str, Result] = {}
+    for lineno, line in enumerate(raw.decode("utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ResultsFileError(f"{p}:{lineno}: not valid JSON ({exc.msg})") from None
+        if "setup" in rec:
+            if setup is not None and _normal(rec["setup"]) != _normal(setup):
+                raise ResultsFileError(
+                    f"{p}:{lineno}: results file is for a different setup "
+                    f"({json.dumps(rec['setup'], sort_keys=True)}); use another --out file"
+                )
+            continue
+        if "key" not in rec or "result" not in rec:
+            raise ResultsFileError(f"{p}:{lineno}: a record needs 'key' and 'result'")
+        done[str(rec["key"])] = rec["result"]
+    return done
+
+
+def _normal(obj: Any) -> Any:
+    return json.loads(json.dumps(obj, sort_keys=True))
+
+
+def run_tasks(
+    fn: Callable[[Task], Result],
+    tasks: Iterable[Task],
+    *,
+    out_path: str | os.PathLike[str] | None = None,
+    workers: int | None = None,
+    ray_address: str | None = None,
+    description: str | None = None,
+    setup: dict[str, Any] | None = None,
+    on_result: Callable[[Task, Result], None] | None = None,
+) -> list[Result]:
+    """Run ``fn`` on every task; return the results in task order.
+
+    Args:
+        fn: top-level function ``task -> result`` (both JSON-serialisable dicts).
+        tasks: dicts, each with a unique string ``"key"``.
+        out_path: JSONL file to append results to and resume from.
+        workers: ``0`` in-process; ``None`` one process per core; ``k`` a pool of k.
+        ray_address: run on Ray instead (``"auto"``, ``"local"`` or ``host:port``;
+            needs the optional ``ray`` extra).
+        description: label of a progress bar (shown on a terminal only).
+        setup: what the job is; written as the file's first line and checked on resume.
+        on_result: called in the parent as each new result arrives.
+
+    Raises:
+        ValueError: duplicate or missing task keys.
+        ResultsFileError: see :func:`load_results`.
+    """
+    tasks = list(tasks)
+    keys = [t.get("key") for t in tasks]
+    if any(not isinstance(k, str) for k in keys):
+        raise ValueError("every task needs a string 'key'")
+    if len(set(keys)) != len(keys):
+        raise ValueError("task keys must be unique")
+    done = load_results(out_path, setup) if out_path is not None else {}
+    todo = [t for t in tasks if t["key"] not in done]
+    fresh = out_path is not None and (not Path(out_path).exists() or Path(out_path).stat().st_size == 0)
+    sink = _Sink(out_path, setup, fresh=fresh)
+
+    def finished(task: Task, result: Result) -> None:
+        done[task["key"]] = result
+        sink.write(task["key"], result)
+        if on_result is not None:
+            on_result(task, result)
+        progress.advance()
+
+    with _Progress(description, total=len(tasks), completed=len(tasks) - len(todo)) as progress:
+        if not todo:
+            pass
+        elif ray_address is not None:
+            _run_ray(fn, todo, ray_address, finished)
+        elif workers == 0 or len(todo) == 1:
+            for task in todo:
+                finished(task, fn(task))
+        else:
+            _run_pool(fn, todo, workers or os.cpu_count() or 1, finished)
+    sink.close()
+    return [done[t["key"]] for t in tasks]
+
+
+class _Sink:
+    def __init__(self, out_path: str | os.PathLike[str] | None, setup: dict[str, Any] | None, fresh: bool):
+        self.fh = None
+        if out_path is not None:
+            Path(out_path).parent.mkdir(parents=True, exist_ok=True)
+            self.fh = open(out_path, "a", encoding="utf-8")
+            if fresh and setup is not None:
+                self.fh.write(json.dumps({"setup": setup}, sort_keys=True) + "\n")
+                self.fh.flush()
+
+    def write(self, key: str, result: Result) -> None:
+        if self.fh is not None:
+            self.fh.write(json.dumps({"key": key, "result": result}) + "\n")
+            self.fh.flush()
+            os.fsync(self.fh.fileno())
+
+    def close(self) -> None:
+        if self.fh is not None:
+            self.fh.close()
+
+
+class _Progress:
+    """A rich progress bar on a terminal; silent otherwise."""
+
+    def __init__(self, description: str | None, total: int, completed: int):
+        self.bar = None
+        self.task = None
+        if description:
+            from rich.console import Console
+
+            console = Console(stderr=True)
+            if console.is_terminal:
+                from rich.progress import Progress
+
+                self.bar = Progress(console=console, transient=False)
+                self.task = self.bar.add_task(description, total=total, completed=completed)
+
+    def __enter__(self) -> "_Progress":
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def advance(self) -> None:
+        if self.bar is not None:
+            self.bar.advance(self.task)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _run_pool(fn: Callable[[Task], Result], todo: list[Task], workers: int,
+              finished: Callable[[Task, Result], None]) -> None:
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = {pool.submit(fn, t): t for t in todo}
+        while pending:
+            ready, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in ready:
+                finished(pending.pop(fut), fut.result())
+
+
+def _run_ray(fn: Callable[[Task], Result], todo: list[Task], address: str,
+             finished: Callable[[Task, Result], None]) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("Ray is not installed: pip install 'playout[ray]'") from None
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(fn)
+    refs = {remote.remote(t): t for t in todo}
+    while refs:
+        ready, _ = ray.wait(list(refs), num_returns=1)
+        for ref in ready:
+            finished(refs.pop(ref), ray.get(ref))

@@ -1,0 +1,66 @@
+"""The executor: same results wherever tasks run; resume after a kill."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from playout.executor import ResultsFileError, load_results, run_tasks
+
+
+def noisy_sum(task):
+    rng = random.Random(task["seed"])
+    return {"sum": sum(rng.random() for _ in range(100))}
+
+
+TASKS = [{"key": f"t{i}", "seed": 1000 + i} for i in range(6)]
+
+
+def test_in_process_and_pool_agree(tmp_path):
+    a = run_tasks(noisy_sum, TASKS, workers=0)
+    b = run_tasks(noisy_sum, TASKS, workers=2)
+    assert a == b
+    assert a[0] == noisy_sum(TASKS[0])
+
+
+def test_results_stream_to_file_and_resume(tmp_path):
+    out = tmp_path / "r.jsonl"
+    setup = {"job": "noisy", "n": 6}
+    run_tasks(noisy_sum, TASKS[:3], out_path=out, workers=0, setup=setup)
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0]) == {"setup": setup}
+    assert len(lines) == 4
+    calls = []
+
+    def counting(task):
+        calls.append(task["key"])
+        return noisy_sum(task)
+
+    res = run_tasks(counting, TASKS, out_path=out, workers=0, setup=setup)
+    assert calls == ["t3", "t4", "t5"]  # the first three were not run again
+    assert res == run_tasks(noisy_sum, TASKS, workers=0)
+
+
+def test_torn_last_line_is_repaired(tmp_path):
+    out = tmp_path / "r.jsonl"
+    run_tasks(noisy_sum, TASKS[:2], out_path=out, workers=0)
+    with open(out, "a") as fh:
+        fh.write('{"key": "t2", "resu')  # killed mid-write
+    assert set(load_results(out)) == {"t0", "t1"}
+    assert out.read_text().endswith("\n")
+    res = run_tasks(noisy_sum, TASKS, out_path=out, workers=0)
+    assert len(res) == 6 and len(load_results(out)) == 6
+
+
+def test_other_setup_refused(tmp_path):
+    out = tmp_path / "r.jsonl"
+    run_tasks(noisy_sum, TASKS[:1], out_path=out, workers=0, setup={"seed": 1})
+    with pytest.raises(ResultsFileError, match=r"r\.jsonl:1: results file is for a different setup"):
+        run_tasks(noisy_sum, TASKS, out_path=out, workers=0, setup={"seed": 2})
+
+
+def test_keys_must_be_unique():
+    with pytest.raises(ValueError, match="unique"):
+        run_tasks(noisy_sum, [TASKS[0], TASKS[0]], workers=0)
