@@ -1,0 +1,191 @@
+"""Compile parsed ``mc_*.db`` rules into GNU Go's value table (numpy, vectorised).
+
+Layout (the interface the playout kernel reads; GNU Go 3.8's own layout):
+
+* A point's *neighbourhood index* is ``sum(state_i << 2i)`` over its 8 neighbours
+  in the order [NW, N, NE, W, E, SW, S, SE] (N = towards row 0), states 0 empty,
+  1 own (colour to move), 2 opponent, 3 off-board: 0..65535.
+* ``geometry[index]`` folds the index under the 8 rotations/reflections into one
+  of 1,107 classes: ids 0..953 centre shapes (no off-board neighbour), 954..1088
+  edge shapes (one side off-board), 1089..1106 corner shapes (two adjacent sides
+  off-board), each group ordered by its smallest member index.  Other off-board
+  layouts cannot occur on a board of at least 2x2 and map to -1.
+* ``values[class, code]`` (uint32, 1,107 x 256) is the value of a move with that
+  neighbourhood and property code (bits: 7 opponent suicide, 6 own self-atari,
+  5 opponent self-atari, 4-3 own captures 0..3+, 2-1 opponent captures 0..3+,
+  0 near).  The kernel reads ``values[geometry[index], code]``.
+
+Rules fill the table in file order; a rule writes only cells still unset (first
+match wins) and unset cells end as 1 (GNU Go's default).  Class counts 954/135/18
+are GNU Go's (its ``montecarlo.c`` asserts 1,107 + 1 table rows).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from playout.go.patterns import (
+    OFF_BOARD,
+    Rule,
+    _OFF_BOARD_LAYOUTS,
+    _SYMMETRY_PERMUTATIONS,
+    property_code_mask,
+)
+
+__all__ = [
+    "N_INDICES",
+    "N_CODES",
+    "N_CLASSES",
+    "CLASS_COUNTS",
+    "Geometry",
+    "geometry_classes",
+    "CompiledPatterns",
+    "RuleStats",
+    "compile_rules",
+]
+
+N_INDICES = 4**8  # 65,536 neighbourhood indices
+N_CODES = 256  # property codes
+#: (centre, edge, corner) class counts: GNU Go's 954 + 135 + 18 = 1,107.
+CLASS_COUNTS = (954, 135, 18)
+N_CLASSES = sum(CLASS_COUNTS)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The neighbourhood classes (computed once per process by :func:`geometry_classes`).
+
+    ``index_class``: int32[65536] class id or -1; ``representatives``: int32[1107]
+    the smallest index of each class; ``states``: uint8[1107, 8] neighbour states of
+    each representative; ``kind``: uint8[1107] 0 centre, 1 edge, 2 corner.
+    """
+
+    index_class: np.ndarray
+    representatives: np.ndarray
+    states: np.ndarray
+    kind: np.ndarray
+
+
+@functools.lru_cache(maxsize=1)
+def geometry_classes() -> Geometry:
+    """Fold the 65,536 neighbourhood indices into GNU Go's 1,107 classes."""
+    index = np.arange(N_INDICES, dtype=np.int64)
+    shifts = 2 * np.arange(8, dtype=np.int64)
+    states = ((index[:, None] >> shifts[None, :]) & 3).astype(np.int64)
+    # image of each index under each symmetry; canonical = smallest image
+    images = np.stack(
+        [(states << (2 * np.asarray(perm, dtype=np.int64))[None, :]).sum(axis=1)
+         for perm in _SYMMETRY_PERMUTATIONS]
+    )
+    canonical = images.min(axis=0)
+    off = ((states == OFF_BOARD) << np.arange(8)[None, :]).sum(axis=1)
+    n_off = (states == OFF_BOARD).sum(axis=1)
+    valid = np.isin(off, _OFF_BOARD_LAYOUTS)
+    kind = np.where(n_off == 0, 0, np.where(n_off == 3, 1, 2))
+    key = kind * N_INDICES + canonical
+    reps_key, inverse = np.unique(key[valid], return_inverse=True)
+    index_class = np.full(N_INDICES, -1, dtype=np.int32)
+    index_class[valid] = inverse.astype(np.int32)
+    representatives = (reps_key % N_INDICES).astype(np.int32)
+    rep_kind = (reps_key // N_INDICES).astype(np.uint8)
+    counts = tuple(int((rep_kind == k).sum()) for k in range(3))
+    if counts != CLASS_COUNTS:  # pragma: no cover - a broken symmetry table
+        raise AssertionError(f"neighbourhood classes {counts}, expected {CLASS_COUNTS}")
+    rep_states = states[representatives].astype(np.uint8)
+    for array in (index_class, representatives, rep_states, rep_kind):
+        array.setflags(write=False)
+    return Geometry(index_class, representatives, rep_states, rep_kind)
+
+
+@dataclass(frozen=True)
+class RuleStats:
+    """What one rule contributed: ``geometries`` classes its diagram matches (in any
+    orientation, regardless of earlier rules), ``codes`` property codes its
+    properties allow (0 = contradictory), ``cells`` table cells it set (first match)."""
+
+    rule: Rule
+    geometries: int
+    codes: int
+    cells: int
+
+
+@dataclass(frozen=True)
+class CompiledPatterns:
+    """A compiled database: ``values[geometry[nbr_index], code]`` is a move's value.
+
+    ``geometry``: int32[65536] class id per neighbourhood index (-1: impossible);
+    ``values``: uint32[1107, 256]; ``rules``: the parsed rules in file order;
+    ``rule_stats``: one :class:`RuleStats` per rule; ``name``: file or built-in name.
+    """
+
+    name: str
+    geometry: np.ndarray
+    values: np.ndarray
+    rules: tuple[Rule, ...]
+    rule_stats: tuple[RuleStats, ...] = field(repr=False)
+
+    @property
+    def n_classes(self) -> int:
+        return int(self.values.shape[0])
+
+    def value(self, nbr_index: int, code: int) -> int:
+        """Value of a move with neighbourhood index ``nbr_index`` and property ``code``.
+
+        Raises ``ValueError`` for an index no board position can have.
+        """
+        if not 0 <= code < N_CODES:
+            raise ValueError(f"property code {code} outside 0..255")
+        cls = int(self.geometry[nbr_index])
+        if cls < 0:
+            raise ValueError(f"neighbourhood index {nbr_index} has an impossible off-board layout")
+        return int(self.values[cls, code])
+
+    def cells_per_value(self) -> dict[int, int]:
+        """{value: number of (class, code) cells with it}, sorted by value."""
+        vals, counts = np.unique(self.values, return_counts=True)
+        return {int(v): int(c) for v, c in zip(vals, counts)}
+
+    def rule_geometries(self) -> list[int]:
+        """Per rule (file order) the number of classes its diagram matches."""
+        return [s.geometries for s in self.rule_stats]
+
+
+def diagram_class_match(masks: Sequence[int]) -> np.ndarray:
+    """bool[1107]: the classes a diagram (8 neighbour state masks) matches in any orientation.
+
+    A class is closed under the symmetries, so testing its representative against
+    the 8 orientations of the diagram decides the whole class.
+    """
+    geo = geometry_classes()
+    masks = np.asarray(masks, dtype=np.int64)
+    match = np.zeros(N_CLASSES, dtype=bool)
+    states = geo.states.astype(np.int64)
+    for perm in _SYMMETRY_PERMUTATIONS:
+        placed = np.empty(8, dtype=np.int64)
+        placed[np.asarray(perm)] = masks  # diagram slot i lands on perm[i]
+        match |= ((placed[None, :] >> states) & 1).all(axis=1)
+    return match
+
+
+def compile_rules(rules: Sequence[Rule], name: str = "<patterns>") -> CompiledPatterns:
+    """Compile rules (file order, first match wins, default 1) into a value table."""
+    geo = geometry_classes()
+    values = np.zeros((N_CLASSES, N_CODES), dtype=np.uint32)
+    filled = np.zeros((N_CLASSES, N_CODES), dtype=bool)
+    stats = []
+    diagram_cache: dict[tuple[int, ...], np.ndarray] = {}
+    for rule in rules:
+        classes = diagram_cache.get(rule.masks)
+        if classes is None:
+            classes = diagram_cache[rule.masks] = diagram_class_match(rule.masks)
+        codes = property_code_mask(rule.properties)
+        new = classes[:, None] & codes[None, :] & ~filled
+        values[new] = rule.value
+        filled |= new
+        stats.append(RuleStats(rule, int(classes.sum()), int(codes.sum()), int(new.sum())))
+    values[~filled] = 1
+    return CompiledPatterns(name, geo.index_class, values, tuple(rules), tuple(stats))
