@@ -1,0 +1,262 @@
+"""``playout solve``, ``playout play`` and ``playout trace``: the MCTS library's commands.
+
+A DOMAIN is a built-in name (``gridworld``, ``push_your_luck``, ``twenty48``,
+``connect4``, ``reversi``), ``openspiel:GAME`` (any OpenSpiel game, needs the
+``openspiel`` extra) or ``module:Class`` naming a user MDP importable from the
+current directory.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from playout.mdp import MDP, Game, MDPError
+
+
+@dataclass
+class Problem:
+    """A resolved DOMAIN argument: the MDP and its default solver settings."""
+
+    name: str
+    mdp: MDP[Any, Any]
+    c: float = 1.4
+    discount: float = 1.0
+    depth: int = 1000
+    solver: str = "generic"
+    builtin: bool = False
+    action_name: Callable[[Any], str] = str
+    render: Callable[[Any], str] | None = None
+
+
+def resolve_domain(spec: str) -> Problem:
+    """Turn a DOMAIN argument into a :class:`Problem`; ``click.BadParameter`` if unknown."""
+    from playout.domains import DOMAINS, get_domain
+
+    if spec in DOMAINS:
+        d = get_domain(spec)
+        mdp = d.factory()
+        return Problem(spec, mdp, d.c, d.discount, d.depth, d.solver, builtin=True,
+                       action_name=getattr(mdp, "action_name", str),
+                       render=getattr(mdp, "render", None))
+    if spec.startswith("openspiel:"):
+        try:
+            from playout.interop.openspiel import OpenSpielGame
+        except ImportError as exc:
+            raise click.BadParameter(f"OpenSpiel support needs the 'openspiel' extra ({exc})",
+                                     param_hint="DOMAIN") from None
+        try:
+            game = OpenSpielGame(spec.split(":", 1)[1])
+        except Exception as exc:  # pyspiel raises plain RuntimeError on unknown games
+            raise click.BadParameter(f"{spec!r}: {exc}", param_hint="DOMAIN") from None
+        return Problem(spec, game, c=2.0, discount=1.0, depth=10_000, solver="generic",
+                       action_name=game.action_name, render=game.render)
+    if ":" in spec:
+        module, _, attr = spec.partition(":")
+        sys.path.insert(0, str(Path.cwd()))
+        try:
+            obj = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise click.BadParameter(f"cannot load {spec!r}: {exc}", param_hint="DOMAIN") from None
+        mdp = obj() if isinstance(obj, type) else obj
+        if not isinstance(mdp, MDP):
+            raise click.BadParameter(f"{spec!r} is not a playout.mdp.MDP", param_hint="DOMAIN")
+        return Problem(spec, mdp, render=getattr(mdp, "render", None),
+                       action_name=getattr(mdp, "action_name", str))
+    names = ", ".join(sorted(DOMAINS))
+    raise click.BadParameter(
+        f"unknown domain {spec!r}; choose one of {names}, openspiel:GAME or module:Class",
+        param_hint="DOMAIN")
+
+
+def make_solver(problem: Problem, kind: str, *, c: float, discount: float, depth: int, seed: int | None,
+                root_state: Any = None, **extra: Any):
+    """A Python solver of the given kind for ``problem``."""
+    from playout.mcts import GenericSolver, StatefulSolver
+
+    cls = StatefulSolver if kind == "stateful" else GenericSolver
+    policy = extra.pop("rollout_policy", None)
+    return cls(problem.mdp, exploration_constant=c, discount_factor=discount,
+               simulation_depth_limit=depth, seed=seed, root_state=root_state,
+               rollout_policy=policy, **extra)
+
+
+def search(problem: Problem, state: Any, *, engine: str, solver: str, iterations: int | None,
+           seconds: float | None, c: float, discount: float, depth: int, seed: int | None,
+           max_tree_depth: int | None = None):
+    """One decision from ``state``: compiled kernel for built-ins, else the Python solver."""
+    if engine == "compiled" and problem.builtin and seconds is None:
+        from playout.mcts import compiled
+
+        return compiled.search(problem.name, state, iterations, c, discount, depth, seed,
+                               **({"max_tree_depth": max_tree_depth} if max_tree_depth else {}))
+    s = make_solver(problem, solver, c=c, discount=discount, depth=depth, seed=seed,
+                    root_state=state, max_tree_depth=max_tree_depth)
+    return s.run_tree_search(iterations=iterations, seconds=seconds)
+
+
+def _common(f):
+    opts = [
+        click.option("--iterations", "-n", type=click.IntRange(1), default=None,
+                     help="Iterations per decision (default 1000 unless --seconds)."),
+        click.option("--seconds", "-s", type=click.FloatRange(0, min_open=True), default=None,
+                     help="Wall-time budget per decision instead of a count."),
+        click.option("--c", "c", type=float, default=None, help="Exploration constant C."),
+        click.option("--discount", type=click.FloatRange(0, 1, min_open=True), default=None,
+                     help="Reward discount factor."),
+        click.option("--depth", type=click.IntRange(0), default=None, help="Simulation depth limit."),
+        click.option("--max-tree-depth", type=click.IntRange(1), default=None, help="Maximum tree depth."),
+        click.option("--seed", type=int, default=0, show_default=True, help="RNG seed."),
+        click.option("--solver", type=click.Choice(["generic", "stateful"]), default=None,
+                     help="Action-node (generic) or state-node (stateful) tree."),
+        click.option("--engine", type=click.Choice(["compiled", "python"]), default="compiled",
+                     show_default=True, help="numba kernel (built-in domains) or the Python solver."),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def _settings(problem: Problem, c, discount, depth, solver, iterations, seconds):
+    if iterations is not None and seconds is not None:
+        raise click.UsageError("give --iterations or --seconds, not both")
+    return dict(
+        c=problem.c if c is None else c,
+        discount=problem.discount if discount is None else discount,
+        depth=problem.depth if depth is None else depth,
+        solver=solver or problem.solver,
+        iterations=iterations if (iterations or seconds) else 1000,
+        seconds=seconds,
+    )
+
+
+@click.command()
+@click.argument("domain")
+@_common
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def solve(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, solver, engine, as_json):
+    """Plan one decision from DOMAIN's initial state and print the root statistics.
+
+    DOMAIN: gridworld, push_your_luck, twenty48, connect4, reversi,
+    openspiel:GAME, or module:Class (your own MDP).
+    """
+    problem = resolve_domain(domain)
+    st = _settings(problem, c, discount, depth, solver, iterations, seconds)
+    state = problem.mdp.initial_state()
+    try:
+        res = search(problem, state, engine=engine, solver=st["solver"], iterations=st["iterations"],
+                     seconds=st["seconds"], c=st["c"], discount=st["discount"], depth=st["depth"],
+                     seed=seed, max_tree_depth=max_tree_depth)
+    except MDPError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        out = res.as_dict()
+        out["action"] = problem.action_name(res.action)
+        for s in out["stats"]:
+            s["exploration"] = None if math.isinf(s["exploration"]) else s["exploration"]
+        for s, raw in zip(out["stats"], res.stats):
+            s["action"] = problem.action_name(raw.action)
+        out.update(domain=domain, settings={k: v for k, v in st.items()}, seed=seed)
+        click.echo(json.dumps(out))
+        return
+    _print_result(problem, res, st, seed)
+
+
+def _print_result(problem: Problem, res, st, seed) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{problem.name}: {res.iterations} iterations in {res.seconds * 1000:.1f} ms "
+                        f"(C={st['c']}, discount={st['discount']}, depth={st['depth']}, seed={seed})")
+    for col in ("action", "visits", "mean reward", "max reward", "exploration term"):
+        table.add_column(col, justify="right" if col != "action" else "left")
+    for s in res.stats:
+        mark = " *" if s.action == res.action else ""
+        table.add_row(problem.action_name(s.action) + mark, str(s.visits), f"{s.mean_reward:.4f}",
+                      f"{s.max_reward:.4f}", f"{s.exploration:.4f}")
+    console = Console()
+    console.print(table)
+    proven = {1: " (proven win)", -1: " (proven loss)"}.get(res.proven, "")
+    console.print(f"recommended action: [bold]{problem.action_name(res.action)}[/bold]{proven}")
+
+
+@click.command()
+@click.argument("domain")
+@_common
+@click.option("--max-steps", type=click.IntRange(1), default=200, show_default=True,
+              help="Stop an episode after this many steps.")
+@click.option("--quiet", is_flag=True, help="Print only the summary line.")
+def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, solver, engine, max_steps, quiet):
+    """Play a whole episode (MDP) or self-play game (Game), showing each move."""
+    import random
+
+    problem = resolve_domain(domain)
+    st = _settings(problem, c, discount, depth, solver, iterations, seconds)
+    mdp = problem.mdp
+    rng = random.Random(seed)
+    state = mdp.initial_state()
+    total = [0.0, 0.0]
+    steps = 0
+    show = (lambda s: click.echo(problem.render(s))) if problem.render and not quiet else (lambda s: None)
+    show(state)
+    try:
+        while not mdp.is_terminal(state) and steps < max_steps:
+            res = search(problem, state, engine=engine, solver=st["solver"], iterations=st["iterations"],
+                         seconds=st["seconds"], c=st["c"], discount=st["discount"], depth=st["depth"],
+                         seed=rng.randrange(2**31), max_tree_depth=max_tree_depth)
+            player = mdp.to_play(state) if isinstance(mdp, Game) else 0
+            nxt = mdp.transition(state, res.action, rng)
+            r = mdp.checked_reward(state, res.action, nxt)
+            total[player] += r
+            total[1 - player] -= r if isinstance(mdp, Game) else 0.0
+            steps += 1
+            if not quiet:
+                who = f"player {player}: " if isinstance(mdp, Game) else ""
+                click.echo(f"step {steps}: {who}{problem.action_name(res.action)}  reward {r:+.3f}")
+            state = nxt
+            show(state)
+    except MDPError as exc:
+        raise click.ClickException(str(exc)) from None
+    end = "terminal" if mdp.is_terminal(state) else f"stopped after {max_steps} steps"
+    if isinstance(mdp, Game):
+        click.echo(f"game over ({end}) after {steps} moves; player 0 reward {total[0]:+.3f}")
+    else:
+        click.echo(f"episode over ({end}) after {steps} steps; total reward {total[0]:.3f}")
+
+
+@click.command()
+@click.argument("domain")
+@click.option("--iterations", "-n", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--c", "c", type=float, default=None, help="Exploration constant C.")
+@click.option("--discount", type=click.FloatRange(0, 1, min_open=True), default=None)
+@click.option("--depth", type=click.IntRange(0), default=None, help="Simulation depth limit.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--solver", type=click.Choice(["generic", "stateful"]), default=None)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for trace.csv and the three PNG plots.")
+def trace(domain, iterations, c, discount, depth, seed, solver, out_dir):
+    """Record per-iteration root statistics and plot convergence (the paper's Figs. 10-12)."""
+    from playout.mcts.trace import plot_trace, write_trace_csv
+
+    problem = resolve_domain(domain)
+    st = _settings(problem, c, discount, depth, solver, iterations, None)
+    s = make_solver(problem, st["solver"], c=st["c"], discount=st["discount"], depth=st["depth"],
+                    seed=seed, trace=True)
+    try:
+        res = s.run_tree_search(iterations=iterations)
+    except MDPError as exc:
+        raise click.ClickException(str(exc)) from None
+    out_dir.mkdir(parents=True, exist_ok=True)
+    csv_path = write_trace_csv(s.trace, out_dir / "trace.csv", problem.action_name)
+    pngs = plot_trace(s.trace, out_dir, title=f"{problem.name}, C={st['c']}, discount={st['discount']}",
+                      action_name=problem.action_name)
+    click.echo(f"recommended action: {problem.action_name(res.action)}")
+    for p in [csv_path, *pngs]:
+        click.echo(f"wrote {p}")
