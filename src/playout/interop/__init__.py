@@ -1,0 +1,1 @@
+"""Adapters that let playout's solvers drive games written elsewhere."""
