@@ -1,0 +1,319 @@
+"""Engines to rate, behind one interface, and ENGINE SPEC strings.
+
+An :class:`Engine` answers the two questions a benchmark asks, always from the side to act
+(bgsage board26, positive = mover; cube owner relative to the mover):
+
+* ``choose_checker(board26, dice, cube_value, cube_owner) -> board26`` (post-move, mover's
+  view, not flipped), and
+* ``cube_decision(board26, cube_value, cube_owner) -> (double, take)``: whether the side on
+  roll doubles, and whether its opponent would take that double.
+
+Specs (``playout bg pr --engine SPEC``): ``gnubg:ply=0``, ``gnubg:ply=2`` (gnubg numbering,
+0 = raw net), ``bgsage:ply=1``, ``bgsage:ply=2``, ``bgsage:ply=3`` (XG numbering, 1 = raw net),
+``ours:ply=1|2|3[,eval=net|pubeval]`` (XG numbering), ``pubeval``.  Either numbering is accepted
+with ``xgply=N`` (XG) or ``gnubgply=N`` (gnubg), e.g. ``gnubg:xgply=1`` is ``gnubg:ply=0``.
+
+Side conventions were checked against the peers: gnubg's board is ``(opponent, on roll)``,
+each a 25-list (points 1..24 from that side, then its bar) -- verified on the 358 gnubg
+position IDs of reference set A (``tests/test_bg_pr_engines.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from .benchmark import Board, flip_board
+
+_OWNER_GNUBG = {"centered": -1, "player": 0, "opponent": 1}
+
+#: The 21 distinct rolls with their weight out of 36.
+ROLLS = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)]
+
+
+class EngineError(ValueError):
+    """A bad ENGINE SPEC or an engine that is not installed; one-line message."""
+
+
+class Engine(Protocol):
+    name: str
+
+    def choose_checker(self, board26, dice, cube_value: int, cube_owner: str) -> Board: ...
+
+    def cube_decision(self, board26, cube_value: int, cube_owner: str) -> tuple[bool, bool]: ...
+
+
+# ---------------------------------------------------------------------------
+# gnubg (PyPI ``gnubg``)
+# ---------------------------------------------------------------------------
+
+
+def to_gnubg(board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """board26 -> gnubg's ``(opponent, on roll)`` pair of 25-tuples."""
+    b = [int(x) for x in board]
+    me = tuple(max(b[i], 0) for i in range(1, 25)) + (b[25],)
+    op = tuple(max(-b[25 - j], 0) for j in range(1, 25)) + (b[0],)
+    return op, me
+
+
+def from_gnubg(pair) -> Board:
+    """gnubg's ``(opponent, on roll)`` -> board26 (inverse of :func:`to_gnubg`)."""
+    op, me = pair
+    b = [0] * 26
+    for i in range(1, 25):
+        b[i] = me[i - 1] - op[24 - i]
+    b[25], b[0] = me[24], op[24]
+    return tuple(b)
+
+
+def apply_gnubg_move(board, move: tuple[int, ...]) -> Board:
+    """Play gnubg's move tuple ``(from, to, from, to, ...)`` (1-based; 25 = bar, 0 = off)."""
+    b = [int(x) for x in board]
+    move = tuple(move) + ((0,) if len(move) % 2 else ())  # a trailing lone 'from' bears off
+    for k in range(0, len(move), 2):
+        f, t = move[k], move[k + 1]
+        if f < 0:
+            break
+        b[f] -= 1
+        if t > 0:
+            if b[t] == -1:  # hit a blot: it goes to the opponent's bar
+                b[t] = 0
+                b[0] += 1
+            b[t] += 1
+    return tuple(b)
+
+
+class GnubgEngine:
+    """gnubg 1.1.0a16 (PyPI) at ``ply`` plies, gnubg numbering (0 = raw net), cubeful, money.
+
+    Checker play: ``gnubg.findbestmove`` with a cubeful deterministic evalcontext.  The PyPI
+    module has no cube hint ("Hints for cube actions not yet implemented") and its
+    ``evaluate`` is cubeless, so the cube action is computed one roll deeper: ND = mean over
+    the 36 rolls of the best move's cubeful score with the present cube, DT = 2 x the same with
+    the opponent owning a doubled cube, DP = 1; double iff min(DT, DP) > ND, take iff DT <= DP.
+    A roll with no legal move is valued by the cubeless evaluation (an approximation).
+    """
+
+    def __init__(self, ply: int = 0):
+        try:
+            self._g = importlib.import_module("gnubg")
+        except ImportError as exc:  # pragma: no cover - gnubg is a test dependency
+            raise EngineError(f"gnubg is not installed ({exc}); pip install gnubg==1.1.0a16") from None
+        self.ply = ply
+        self.name = f"gnubg {ply}-ply"
+        self._ec = self._g.evalcontext(1, ply, 1, 0, 0.0)
+
+    def _ci(self, cube_value: int, owner: str):
+        return self._g.cubeinfo(int(cube_value), _OWNER_GNUBG[owner], 0, 0, (0, 0), 0)
+
+    def choose_checker(self, board26, dice, cube_value=1, cube_owner="centered") -> Board:
+        g = to_gnubg(board26)
+        d = (int(dice[0]), int(dice[1]))
+        ci = self._ci(cube_value, cube_owner)
+        move = self._g.findbestmove(g, ci, self._ec, d)
+        legal = legal_boards(board26, d)
+        if not legal:
+            return tuple(int(x) for x in board26)
+        nb = apply_gnubg_move(board26, move)
+        if nb in legal:
+            return nb
+        # gnubg's tuple stops at the first bear-off that is not last (its 0 reads as the end
+        # marker), so some moves cannot be decoded.  They are the legal boards no decodable
+        # entry of findbestmoves reaches; the best of them by gnubg's own (cubeless)
+        # evaluation at this ply is taken.
+        listed = {apply_gnubg_move(board26, m["move"]) for m in self._g.findbestmoves(g, ci, self._ec, d)}
+        cands = sorted(legal - listed) or sorted(legal)
+        return max(cands, key=lambda c: -self._g.evaluate(to_gnubg(flip_board(c)), ci, self._ec)[5])
+
+    def _roll_average(self, board26, ci) -> float:
+        g = to_gnubg(board26)
+        total = 0.0
+        for a, b, w in ROLLS:
+            moves = self._g.findbestmoves(g, ci, self._ec, (a, b))
+            if moves:
+                v = moves[0]["score"]
+            else:
+                e = self._g.evaluate(to_gnubg(flip_board(board26)))
+                v = -e[5]
+            total += w * v
+        return total / 36.0
+
+    def cube_equities(self, board26, cube_value=1, cube_owner="centered") -> tuple[float, float, float]:
+        """(ND, DT, DP) normalised to the present cube value, one roll deeper than ``ply``."""
+        nd = self._roll_average(board26, self._ci(cube_value, cube_owner))
+        dt = 2.0 * self._roll_average(board26, self._ci(2 * cube_value, "opponent"))
+        return nd, dt, 1.0
+
+    def cube_decision(self, board26, cube_value=1, cube_owner="centered") -> tuple[bool, bool]:
+        if cube_owner == "opponent":
+            return False, True
+        nd, dt, dp = self.cube_equities(board26, cube_value, cube_owner)
+        return min(dt, dp) > nd, dt <= dp
+
+
+# ---------------------------------------------------------------------------
+# bgsage (PyPI ``bgsage``)
+# ---------------------------------------------------------------------------
+
+
+class BgsageEngine:
+    """Open Sage (PyPI ``bgsage`` 2.0.20260907, production nets) at ``ply`` (XG numbering),
+    cubeful money with Jacoby and beaver; one thread, so timings compare with gnubg's."""
+
+    def __init__(self, ply: int = 1, threads: int = 1):
+        try:
+            bgsage = importlib.import_module("bgsage")
+        except ImportError as exc:  # pragma: no cover
+            raise EngineError(f"bgsage is not installed ({exc}); pip install bgsage==2.0.20260907") from None
+        if ply not in (1, 2, 3, 4):
+            raise EngineError(f"bgsage ply must be 1..4 (XG numbering), got {ply}")
+        self.ply = ply
+        self.name = f"bgsage {ply}-ply"
+        self._a = bgsage.create_analyzer(f"{ply}ply", parallel_threads=threads)
+
+    def checker_analysis(self, board26, dice, cube_value=1, cube_owner="centered"):
+        return self._a.checker_play([int(x) for x in board26], int(dice[0]), int(dice[1]), int(cube_value), cube_owner)
+
+    def choose_checker(self, board26, dice, cube_value=1, cube_owner="centered") -> Board:
+        res = self.checker_analysis(board26, dice, cube_value, cube_owner)
+        if not res.moves:
+            return tuple(int(x) for x in board26)
+        return tuple(res.moves[0].board)
+
+    def cube_analysis(self, board26, cube_value=1, cube_owner="centered"):
+        return self._a.cube_action([int(x) for x in board26], int(cube_value), cube_owner)
+
+    def cube_decision(self, board26, cube_value=1, cube_owner="centered") -> tuple[bool, bool]:
+        if cube_owner == "opponent":
+            return False, True
+        r = self.cube_analysis(board26, cube_value, cube_owner)
+        return bool(r.should_double), bool(r.should_take)
+
+
+# ---------------------------------------------------------------------------
+# Ours (issue 5's engine): playout.backgammon.search / cube / evaluators
+# ---------------------------------------------------------------------------
+
+
+class OursEngine:
+    """Our engine: ``search.choose_move`` and ``cube.cube_action`` at ``ply`` (XG numbering)
+    with the ``NeuralNet`` (``eval="net"``) or ``PubEval`` (``eval="pubeval"``) evaluator."""
+
+    def __init__(self, ply: int = 1, evaluator: str = "net"):
+        try:
+            search = importlib.import_module("playout.backgammon.search")
+            cube = importlib.import_module("playout.backgammon.cube")
+            evaluators = importlib.import_module("playout.backgammon.evaluators")
+        except ImportError as exc:
+            raise EngineError(f"our backgammon engine is not available yet ({exc})") from None
+        cls = {"net": "NeuralNet", "pubeval": "PubEval"}.get(evaluator)
+        if cls is None or not hasattr(evaluators, cls):
+            raise EngineError(f"unknown evaluator {evaluator!r} (net or pubeval)")
+        try:
+            self._ev = getattr(evaluators, cls)()
+        except Exception as exc:  # e.g. missing weights
+            raise EngineError(f"cannot build {cls}: {exc}") from None
+        self._search, self._cube = search, cube
+        self.ply = ply
+        self.name = "pubeval" if (evaluator == "pubeval" and ply == 1) else f"ours {ply}-ply" + ("" if evaluator == "net" else f" {evaluator}")
+
+    def choose_checker(self, board26, dice, cube_value=1, cube_owner="centered") -> Board:
+        b = np.asarray(board26, dtype=np.int8)
+        choice = self._search.choose_move(b, (int(dice[0]), int(dice[1])), self._ev, ply=self.ply)
+        return tuple(int(x) for x in choice.board)
+
+    def cube_decision(self, board26, cube_value=1, cube_owner="centered") -> tuple[bool, bool]:
+        if cube_owner == "opponent":
+            return False, True
+        b = np.asarray(board26, dtype=np.int8)
+        d = self._cube.cube_action(b, int(cube_value), cube_owner, self._ev, ply=self.ply)
+        return bool(d.double), bool(d.take)
+
+
+# ---------------------------------------------------------------------------
+# Specs
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    kind: str
+    ply: int
+    evaluator: str = "net"
+
+    @property
+    def label(self) -> str:
+        if self.kind == "gnubg":
+            return f"gnubg {self.ply}-ply (XG {self.ply + 1})"
+        if self.kind == "pubeval":
+            return "pubeval"
+        if self.kind == "ours":
+            return f"ours {self.ply}-ply" + ("" if self.evaluator == "net" else f" {self.evaluator}")
+        return f"{self.kind} {self.ply}-ply"
+
+
+def parse_spec(text: str) -> Spec:
+    """Parse an ENGINE SPEC (see the module docstring); :class:`EngineError` if malformed."""
+    kind, _, rest = text.strip().partition(":")
+    kind = kind.lower()
+    if kind not in ("gnubg", "bgsage", "ours", "pubeval"):
+        raise EngineError(f"engine spec {text!r}: unknown engine {kind!r} (gnubg, bgsage, ours, pubeval)")
+    opts: dict[str, str] = {}
+    for part in filter(None, rest.split(",")):
+        k, eq, v = part.partition("=")
+        if not eq:
+            raise EngineError(f"engine spec {text!r}: expected key=value, got {part!r}")
+        opts[k.strip().lower()] = v.strip()
+    gnubg_numbering = kind == "gnubg"
+    ply = 0 if gnubg_numbering else 1
+    try:
+        if "ply" in opts:
+            ply = int(opts.pop("ply"))
+        elif "xgply" in opts:
+            ply = int(opts.pop("xgply")) - (1 if gnubg_numbering else 0)
+        elif "gnubgply" in opts:
+            ply = int(opts.pop("gnubgply")) + (0 if gnubg_numbering else 1)
+    except ValueError:
+        raise EngineError(f"engine spec {text!r}: ply must be an integer") from None
+    evaluator = opts.pop("eval", "pubeval" if kind == "pubeval" else "net")
+    if opts:
+        raise EngineError(f"engine spec {text!r}: unknown option(s) {', '.join(sorted(opts))}")
+    if ply < (0 if gnubg_numbering else 1):
+        raise EngineError(f"engine spec {text!r}: ply {ply} is below the raw net")
+    return Spec(kind, ply, evaluator)
+
+
+def make_engine(spec: str | Spec) -> Engine:
+    """Build the engine a spec names."""
+    s = parse_spec(spec) if isinstance(spec, str) else spec
+    if s.kind == "gnubg":
+        e: Engine = GnubgEngine(s.ply)
+    elif s.kind == "bgsage":
+        e = BgsageEngine(s.ply)
+    elif s.kind == "pubeval":
+        e = OursEngine(s.ply, "pubeval")
+    else:
+        e = OursEngine(s.ply, s.evaluator)
+    e.name = s.label
+    return e
+
+
+def legal_boards(board26, dice) -> set[Board]:
+    """The distinct legal post-move boards (ours if present, else bgsage's generator)."""
+    try:
+        moves = importlib.import_module("playout.backgammon.moves")
+        arr = moves.legal_moves(np.asarray(board26, dtype=np.int8), int(dice[0]), int(dice[1]))
+        out = {tuple(int(x) for x in row) for row in arr}
+    except (ImportError, AttributeError):
+        bgsage = importlib.import_module("bgsage")
+        out = {tuple(b) for b in bgsage.possible_moves([int(x) for x in board26], int(dice[0]), int(dice[1]))}
+    out.discard(tuple(int(x) for x in board26))  # a no-move "result" is not a move
+    return out
+
+
+def legal_move_count(board26, dice) -> int:
+    """Number of distinct legal moves."""
+    return len(legal_boards(board26, dice))
