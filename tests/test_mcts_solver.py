@@ -224,3 +224,21 @@ def test_trace_records_each_iteration():
     assert {r["iteration"] for r in solver.trace} == set(range(1, 21))
     last = [r for r in solver.trace if r["iteration"] == 20]
     assert sum(r["visits"] for r in last) == 20
+
+
+@pytest.mark.parametrize("solver_cls", [GenericSolver, StatefulSolver])
+def test_tree_reuse_keeps_visits(solver_cls):
+    from playout.mcts.reuse import advance_root
+
+    game = Nim(10)
+    solver = solver_cls(game, seed=0)
+    solver.run_tree_search(iterations=400)
+    state = game.initial_state()
+    after_us = game.transition(state, 1, None)
+    kept = advance_root(solver, 1, after_us)
+    assert kept is not None
+    before = kept.root.visits
+    assert before > 100  # the subtree's visits survive the move
+    res = kept.run_tree_search(iterations=100)
+    assert kept.root.visits == before + 100
+    assert sum(s.visits for s in res.stats) >= 100

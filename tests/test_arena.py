@@ -1,0 +1,89 @@
+"""Arena: specs, colours alternated, resume after a kill, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from playout.agents import SpecError, parse_spec
+from playout.arena import play_match, summarise, wilson_interval
+from playout.executor import load_results
+
+
+def test_parse_spec_types_and_errors():
+    assert parse_spec("mcts:iterations=50,c=0.5,solver=stateful") == (
+        "mcts", {"iterations": 50, "c": 0.5, "solver": "stateful"})
+    for bad, msg in [("alphazero", "unknown kind"), ("mcts:iters=5", "unknown key 'iters'"),
+                     ("mcts:iterations=five", "is not a int"), ("mcts:iterations", "not key=value"),
+                     ("random:x=1", "takes no settings"), ("mcts:solver=deep", "generic or stateful")]:
+        with pytest.raises(SpecError, match=msg):
+            parse_spec(bad)
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson_interval(10, 10)
+    assert hi == 1.0 and lo == pytest.approx(0.7225, abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_mcts_beats_random_at_connect4_with_colours_alternated(tmp_path):
+    out = tmp_path / "m.jsonl"
+    s = play_match("connect4", "mcts:iterations=300,engine=python", "random", 6, seed=1,
+                   workers=0, out=out, progress=False)
+    assert s.games == 6 and s.wins >= 5
+    recs = load_results(out)
+    assert sorted(r["a_player"] for r in recs.values()) == [0, 0, 0, 1, 1, 1]
+
+
+def test_resume_after_kill_gives_same_totals(tmp_path):
+    full = play_match("connect4", "mcts:iterations=40,engine=python", "random", 8, seed=7,
+                      workers=0, progress=False)
+    out = tmp_path / "resume.jsonl"
+    cmd = [sys.executable, "-m", "playout.cli", "arena", "connect4", "--a",
+           "mcts:iterations=40,engine=python", "--b", "random", "--games", "8", "--seed", "7",
+           "--workers", "0", "--out", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:  # kill once a few games are on disk
+        if out.exists() and out.read_text().count("\n") >= 3:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with open(out, "a") as fh:
+        fh.write('{"key": "game-7", "res')  # and a torn line, as a killed writer leaves
+    partial = len(load_results(out))
+    assert 0 < partial < 8
+    resumed = play_match("connect4", "mcts:iterations=40,engine=python", "random", 8, seed=7,
+                         workers=0, out=out, progress=False)
+    assert (resumed.wins, resumed.losses, resumed.draws) == (full.wins, full.losses, full.draws)
+
+
+def test_other_setup_in_results_file_is_refused(tmp_path):
+    out = tmp_path / "x.jsonl"
+    play_match("connect4", "random", "random", 1, seed=1, workers=0, out=out, progress=False)
+    r = subprocess.run([sys.executable, "-m", "playout.cli", "arena", "connect4", "--a", "random",
+                        "--b", "random", "--games", "2", "--seed", "2", "--workers", "0",
+                        "--out", str(out)], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert "different setup" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bad_spec_is_one_line_error():
+    r = subprocess.run([sys.executable, "-m", "playout.cli", "arena", "connect4", "--a", "mcts:foo=1",
+                        "--b", "random"], capture_output=True, text=True)
+    assert r.returncode == 2 and "unknown key 'foo'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_summarise_counts_draws_as_half():
+    rs = [{"outcome": o, "a_moves": 1, "b_moves": 1, "a_seconds": 0.1, "b_seconds": 0.2}
+          for o in ("win", "draw", "loss", "win")]
+    s = summarise(rs)
+    assert (s.wins, s.losses, s.draws, s.win_rate) == (2, 1, 1, 0.625)
+    assert s.a_ms_per_move == pytest.approx(100.0)
