@@ -174,3 +174,46 @@ def _cross_check(n_games: int, seed: int) -> None:
 
 def test_cross_check_openspiel_1000_games():
     _cross_check(1000, seed=2024)
+
+
+# -- agreement with the exact scores of the shared test sets ---------------------------------
+def _wins_now(s: Connect4State) -> bool:
+    return any(GAME.transition(s, a).winner == s.to_play for a in GAME.actions(s))
+
+
+def _win_in_two(s: Connect4State) -> bool:
+    """The mover can force a win with its next or second-next disc."""
+    for a in GAME.actions(s):
+        t = GAME.transition(s, a)
+        if t.winner == s.to_play:
+            return True
+        if GAME.is_terminal(t):
+            continue
+        replies = [GAME.transition(t, b) for b in GAME.actions(t)]
+        if all(not GAME.is_terminal(u) and _wins_now(u) for u in replies):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("name", ["Test_L1_R1", "Test_L2_R2", "Test_L3_R1"])
+def test_forced_wins_agree_with_exact_scores(name):
+    """Score = 22 - the winner's stones at the end (side to move's view).  The sets hold no
+    immediate wins, so score == 22 - (mover's stones + 2) exactly when our rules find a win
+    forced within the mover's next two discs."""
+    lines = (SHARED / "data" / "connect4" / name).read_text().split("\n")
+    checked = found = 0
+    for line in filter(None, lines):
+        moves, score = line.split()
+        s = Connect4.from_moves(moves)
+        n = len(moves)
+        assert not _wins_now(s)
+        two_move_score = 22 - (n // 2 + 2)
+        if two_move_score <= 0:
+            continue
+        forced = _win_in_two(s)
+        assert forced == (int(score) == two_move_score), (moves, score)
+        checked += 1
+        found += forced
+    assert checked > 500
+    if name != "Test_L2_R2":
+        assert found > 100  # the R1 sets are rich in short wins

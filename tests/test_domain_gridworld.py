@@ -106,3 +106,34 @@ def test_render_and_names():
     assert GridWorld.parse_action("D") == "down"
     with pytest.raises(ValueError):
         GridWorld.parse_action("jump")
+
+
+def _q_values(world: GridWorld, discount: float) -> dict[tuple[tuple[int, int], str], float]:
+    """Exact action values by value iteration over ``transition_distribution``."""
+    cells = [(x, y) for x in range(1, world.width + 1) for y in range(1, world.height + 1)]
+    v = {c: 0.0 for c in cells}
+    for _ in range(500):
+        q = {
+            (c, a): sum(p * (world.reward(c, a, n) + discount * v[n])
+                        for n, p in world.transition_distribution(c, a).items())
+            for c in cells if not world.is_terminal(c) for a in world.actions(c)
+        }
+        new = {c: 0.0 if world.is_terminal(c) else max(q[(c, a)] for a in world.actions(c))
+               for c in cells}
+        if max(abs(new[c] - v[c]) for c in cells) < 1e-12:
+            break
+        v = new
+    return q
+
+
+def test_optimal_first_actions_are_left_or_down():
+    """mctreesearch4j's documented optimum from (2, 2) at discount 0.95: left or down
+    (both lead towards the +1 corner; their values differ by ~4e-6 because the grid and the
+    -0.5 cell are not symmetric, so a search with noise may return either)."""
+    q = _q_values(WORLD, 0.95)
+    start = {a: q[((2, 2), a)] for a in WORLD.actions((2, 2))}
+    assert start["left"] == pytest.approx(start["down"], abs=1e-4)
+    assert start["left"] > start["up"] + 0.05 and start["left"] > start["right"] + 0.05
+    # next to the -0.5 cell the optimal move steers away from it
+    q45 = {a: q[((4, 4), a)] for a in WORLD.actions((4, 4))}
+    assert q45["right"] == min(q45.values())
