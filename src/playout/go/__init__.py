@@ -1,0 +1,11 @@
+"""Go: a numba board, GNU Go-format pattern playouts, a UCT player and GTP.
+
+Modules (imported on demand; importing this package compiles nothing):
+
+* :mod:`playout.go.board` -- board state arrays, rules kernels, :class:`~playout.go.board.Board`
+  and the :class:`~playout.go.board.GoGame` adapter for the core solvers;
+* :mod:`playout.go.patterns` -- the ``mc_*.db`` parser/compiler;
+* :mod:`playout.go.playout` -- pattern-value playouts (incremental values, proportional sampling);
+* :mod:`playout.go.player` -- UCT/RAVE search over those playouts;
+* :mod:`playout.go.gtp` -- the GTP v2 engine; :mod:`playout.go.match` -- engine-vs-engine matches.
+"""

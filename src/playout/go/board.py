@@ -1,0 +1,805 @@
+"""Go board: numba state arrays and rules kernels, a Python :class:`Board`, and :class:`GoGame`.
+
+Layout
+------
+An ``N x N`` board (5 <= N <= 19) is a 1-D array over a padded ``(N+2) x (N+2)`` grid:
+point ``(row, col)`` (0-based, row 0 at the top, as GTP prints it) is
+``p = (row + 1) * W + col + 1`` with ``W = N + 2``; the frame is :data:`BORDER`.
+Point 0 is always border, so :data:`PASS` ``= 0`` doubles as the pass move.
+
+State arrays (one board = one tuple of these; kernels take them explicitly):
+
+* ``color``  int8[W*W]   -- :data:`EMPTY`, :data:`BLACK`, :data:`WHITE`, :data:`BORDER`;
+* ``rep``    int32[W*W]  -- representative stone of the string holding a stone;
+* ``nxt``    int32[W*W]  -- next stone of the same string (circular list);
+* ``nlib``   int32[W*W]  -- exact liberty count, indexed by representative (kept incrementally);
+* ``ssize``  int32[W*W]  -- stones in the string, indexed by representative;
+* ``mark``   int32[W*W]  -- scratch stamps (no meaning between calls);
+* ``meta``   int64[16]   -- see the ``M_*`` indices (size, ko point, side to move, hash, ...).
+
+Rules (Tromp-Taylor style, as GNU Go plays them): a move is illegal on an occupied point,
+as suicide (no liberty after removing captured opponent strings), or on the simple-ko point
+(the single stone just captured by a single stone left in atari).  Positional superko is
+checked with a 64-bit Zobrist hash against the game record (:class:`Board`) and along tree paths
+(:mod:`playout.go.player`).  Area scoring: stones plus empty regions that touch one colour only,
+minus komi for White.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from playout.mdp import Game
+
+EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+PASS = 0
+MIN_SIZE, MAX_SIZE = 5, 19
+
+# meta indices
+M_N, M_W, M_KO, M_TOMOVE, M_PASSES, M_LAST, M_MOVES, M_HASH, M_STAMP = 0, 1, 2, 3, 4, 5, 6, 7, 8
+M_CAPB, M_CAPW, M_NCAP, M_LAST2 = 9, 10, 11, 12
+META_LEN = 16
+
+COLUMNS = "ABCDEFGHJKLMNOPQRST"  # GTP skips I
+
+#: Zobrist keys for (colour, point) on the largest padded board, fixed seed so hashes are stable.
+ZOBRIST = np.random.default_rng(20240917).integers(
+    1, 2**63 - 1, size=(4, (MAX_SIZE + 2) ** 2), dtype=np.int64
+)
+#: XORed into the hash when White is to move (positions differ by side to move).
+ZOB_WHITE_TO_MOVE = np.int64(0x2545F4914F6CDD1D)
+
+
+# ---------------------------------------------------------------------------------------------
+# kernels
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def new_stamp(meta, mark):
+    """A fresh stamp value for ``mark`` (resets the array on wrap-around)."""
+    meta[M_STAMP] += 1
+    if meta[M_STAMP] > 2_000_000_000:
+        mark[:] = 0
+        meta[M_STAMP] = 1
+    return np.int32(meta[M_STAMP])
+
+
+@njit(cache=True)
+def string_libs(color, nxt, mark, meta, s, out, maxn):
+    """Write up to ``maxn`` distinct liberties of the string of ``s`` into ``out``; return count."""
+    W = meta[M_W]
+    st = new_stamp(meta, mark)
+    n = 0
+    q = s
+    while True:
+        for d in (-W, -1, 1, W):
+            r = q + d
+            if color[r] == EMPTY and mark[r] != st:
+                mark[r] = st
+                out[n] = r
+                n += 1
+                if n >= maxn:
+                    return n
+        q = nxt[q]
+        if q == s:
+            break
+    return n
+
+
+@njit(cache=True)
+def count_libs(color, nxt, mark, meta, s):
+    """Exact liberty count of the string of ``s`` by traversal (used to check ``nlib``)."""
+    W = meta[M_W]
+    st = new_stamp(meta, mark)
+    n = 0
+    q = s
+    while True:
+        for d in (-W, -1, 1, W):
+            r = q + d
+            if color[r] == EMPTY and mark[r] != st:
+                mark[r] = st
+                n += 1
+        q = nxt[q]
+        if q == s:
+            break
+    return n
+
+
+@njit(cache=True)
+def is_suicide(color, rep, nlib, meta, p, c):
+    """Whether ``c`` playing at empty ``p`` would be suicide (no liberty, captures nothing)."""
+    W = meta[M_W]
+    for d in (-W, -1, 1, W):
+        q = p + d
+        cq = color[q]
+        if cq == EMPTY:
+            return False
+        if cq == c:
+            if nlib[rep[q]] >= 2:
+                return False
+        elif cq != BORDER:
+            if nlib[rep[q]] == 1:
+                return False
+    return True
+
+
+@njit(cache=True)
+def is_legal(color, rep, nlib, meta, p, c):
+    """Whether ``c`` may play at ``p`` (pass is always legal); superko is not checked here."""
+    if p == PASS:
+        return True
+    if color[p] != EMPTY:
+        return False
+    if p == meta[M_KO] and c == meta[M_TOMOVE]:
+        return False
+    return not is_suicide(color, rep, nlib, meta, p, c)
+
+
+@njit(cache=True)
+def _add(aff, naff, p):
+    if naff < aff.shape[0]:
+        aff[naff] = p
+        naff += 1
+    return naff
+
+
+@njit(cache=True)
+def play(color, rep, nxt, nlib, ssize, mark, meta, zob, p, c, aff, capbuf):
+    """Play ``c`` at ``p`` (assumed legal; ``PASS`` allowed) and update every state array.
+
+    ``aff`` receives the points whose 3x3 neighbourhood or move properties may have changed
+    (neighbours of the move and of captured stones, liberties of strings whose liberty count
+    changed near the atari range, old and new ko points); duplicates are possible.
+    ``capbuf`` receives the captured points (their number is ``meta[M_NCAP]``).
+    Returns the number of points written to ``aff``.
+    """
+    W = meta[M_W]
+    opp = 3 - c
+    naff = 0
+    oldko = meta[M_KO]
+    if oldko != 0:
+        naff = _add(aff, naff, oldko)
+    meta[M_KO] = 0
+    meta[M_NCAP] = 0
+    meta[M_LAST2] = meta[M_LAST]
+    meta[M_LAST] = p
+    meta[M_MOVES] += 1
+    meta[M_TOMOVE] = opp
+    meta[M_HASH] ^= ZOB_WHITE_TO_MOVE
+    if p == PASS:
+        meta[M_PASSES] += 1
+        return naff
+    meta[M_PASSES] = 0
+    for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
+        naff = _add(aff, naff, p + d)
+    naff = _add(aff, naff, p)
+
+    # neighbours: distinct own and opponent strings, empties
+    own0 = -1
+    own1 = -1
+    own2 = -1
+    own3 = -1
+    nown = 0
+    opp_s = np.empty(4, np.int32)
+    nopp = 0
+    nempty = 0
+    minold = 1 << 30
+    for d in (-W, -1, 1, W):
+        q = p + d
+        cq = color[q]
+        if cq == EMPTY:
+            nempty += 1
+        elif cq == c:
+            s = rep[q]
+            if s != own0 and s != own1 and s != own2 and s != own3:
+                if nown == 0:
+                    own0 = s
+                elif nown == 1:
+                    own1 = s
+                elif nown == 2:
+                    own2 = s
+                else:
+                    own3 = s
+                nown += 1
+                if nlib[s] < minold:
+                    minold = nlib[s]
+        elif cq == opp:
+            s = rep[q]
+            dup = False
+            for k in range(nopp):
+                if opp_s[k] == s:
+                    dup = True
+            if not dup:
+                opp_s[nopp] = s
+                nopp += 1
+
+    color[p] = c
+    meta[M_HASH] ^= zob[c, p]
+    # opponent strings lose the liberty p
+    for k in range(nopp):
+        nlib[opp_s[k]] -= 1
+
+    # merge
+    if nown == 0:
+        rep[p] = p
+        nxt[p] = p
+        ssize[p] = 1
+        nlib[p] = nempty
+        base = p
+    elif nown == 1:
+        base = own0
+        add = 0
+        for d in (-W, -1, 1, W):
+            e = p + d
+            if color[e] == EMPTY:
+                adj = False
+                for d2 in (-W, -1, 1, W):
+                    r = e + d2
+                    if r != p and color[r] == c and rep[r] == base:
+                        adj = True
+                if not adj:
+                    add += 1
+        nlib[base] = nlib[base] - 1 + add
+        rep[p] = base
+        nxt[p] = nxt[base]
+        nxt[base] = p
+        ssize[base] += 1
+    else:
+        base = own0
+        for s in (own1, own2, own3):
+            if s >= 0 and ssize[s] > ssize[base]:
+                base = s
+        rep[p] = base
+        nxt[p] = nxt[base]
+        nxt[base] = p
+        ssize[base] += 1
+        for s in (own0, own1, own2, own3):
+            if s >= 0 and s != base:
+                q = s
+                while True:
+                    rep[q] = base
+                    q = nxt[q]
+                    if q == s:
+                        break
+                t = nxt[base]
+                nxt[base] = nxt[s]
+                nxt[s] = t
+                ssize[base] += ssize[s]
+        nlib[base] = count_libs(color, nxt, mark, meta, base)
+
+    # captures
+    ncap = 0
+    for k in range(nopp):
+        s = opp_s[k]
+        if nlib[s] == 0:
+            q = s
+            while True:
+                color[q] = EMPTY
+                meta[M_HASH] ^= zob[opp, q]
+                capbuf[ncap] = q
+                ncap += 1
+                q = nxt[q]
+                if q == s:
+                    break
+        elif nlib[s] <= 2:
+            naff = _add_libs(color, nxt, mark, meta, s, aff, naff)
+    if ncap > 0:
+        if c == BLACK:
+            meta[M_CAPB] += ncap
+        else:
+            meta[M_CAPW] += ncap
+        meta[M_NCAP] = ncap
+        for i in range(ncap):
+            q = capbuf[i]
+            a0 = -1
+            a1 = -1
+            a2 = -1
+            for d in (-W, -1, 1, W):
+                r = q + d
+                if color[r] == c:
+                    s = rep[r]
+                    if s != a0 and s != a1 and s != a2:
+                        nlib[s] += 1
+                        if a0 < 0:
+                            a0 = s
+                        elif a1 < 0:
+                            a1 = s
+                        else:
+                            a2 = s
+            for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
+                naff = _add(aff, naff, q + d)
+            naff = _add(aff, naff, q)
+        # liberties of the capturing strings changed: refresh them
+        st2 = new_stamp(meta, mark)
+        for i in range(ncap):
+            q = capbuf[i]
+            for d in (-W, -1, 1, W):
+                r = q + d
+                if color[r] == c:
+                    s = rep[r]
+                    if mark[s] != st2:
+                        mark[s] = st2
+                        naff = _add_libs_nostamp(color, nxt, meta, s, aff, naff)
+        if ncap == 1 and ssize[base] == 1 and nlib[base] == 1:
+            meta[M_KO] = capbuf[0]
+            naff = _add(aff, naff, capbuf[0])
+    if nown > 0 and (minold <= 2 or nlib[base] <= 2):
+        naff = _add_libs(color, nxt, mark, meta, base, aff, naff)
+    elif nown == 0 and nlib[base] <= 2:
+        pass  # liberties of a lone stone are its neighbours, already listed
+    return naff
+
+
+@njit(cache=True)
+def _add_libs(color, nxt, mark, meta, s, aff, naff):
+    W = meta[M_W]
+    st = new_stamp(meta, mark)
+    q = s
+    while True:
+        for d in (-W, -1, 1, W):
+            r = q + d
+            if color[r] == EMPTY and mark[r] != st:
+                mark[r] = st
+                naff = _add(aff, naff, r)
+        q = nxt[q]
+        if q == s:
+            break
+    return naff
+
+
+@njit(cache=True)
+def _add_libs_nostamp(color, nxt, meta, s, aff, naff):
+    W = meta[M_W]
+    q = s
+    while True:
+        for d in (-W, -1, 1, W):
+            r = q + d
+            if color[r] == EMPTY:
+                naff = _add(aff, naff, r)
+        q = nxt[q]
+        if q == s:
+            break
+    return naff
+
+
+@njit(cache=True)
+def area_score(color, meta):
+    """Black minus White in area scoring (stones + empty regions touching one colour), no komi."""
+    N = meta[M_N]
+    W = meta[M_W]
+    size = W * W
+    region = np.zeros(size, np.int32)
+    stack = np.empty(size, np.int32)
+    score = 0
+    rid = 0
+    for r in range(N):
+        for k in range(N):
+            p = (r + 1) * W + k + 1
+            cp = color[p]
+            if cp == BLACK:
+                score += 1
+            elif cp == WHITE:
+                score -= 1
+            elif region[p] == 0:
+                rid += 1
+                region[p] = rid
+                stack[0] = p
+                ns = 1
+                cnt = 0
+                touch = 0
+                while ns > 0:
+                    ns -= 1
+                    q = stack[ns]
+                    cnt += 1
+                    for d in (-W, -1, 1, W):
+                        t = q + d
+                        ct = color[t]
+                        if ct == EMPTY:
+                            if region[t] == 0:
+                                region[t] = rid
+                                stack[ns] = t
+                                ns += 1
+                        elif ct == BLACK:
+                            touch |= 1
+                        elif ct == WHITE:
+                            touch |= 2
+                if touch == 1:
+                    score += cnt
+                elif touch == 2:
+                    score -= cnt
+    return score
+
+
+@njit(cache=True)
+def _rebuild_strings(color, rep, nxt, nlib, ssize, mark, meta):
+    """Recompute strings and liberties from ``color`` alone (after loading a position)."""
+    N = meta[M_N]
+    W = meta[M_W]
+    size = W * W
+    stack = np.empty(size, np.int32)
+    for p in range(size):
+        rep[p] = 0
+        nxt[p] = p
+    st = new_stamp(meta, mark)
+    for r in range(N):
+        for k in range(N):
+            p = (r + 1) * W + k + 1
+            c = color[p]
+            if (c == BLACK or c == WHITE) and mark[p] != st:
+                mark[p] = st
+                stack[0] = p
+                ns = 1
+                prev = p
+                rep[p] = p
+                n = 1
+                while ns > 0:
+                    ns -= 1
+                    q = stack[ns]
+                    for d in (-W, -1, 1, W):
+                        t = q + d
+                        if color[t] == c and mark[t] != st:
+                            mark[t] = st
+                            rep[t] = p
+                            nxt[prev] = t
+                            prev = t
+                            n += 1
+                            stack[ns] = t
+                            ns += 1
+                nxt[prev] = p
+                ssize[p] = n
+    for r in range(N):
+        for k in range(N):
+            p = (r + 1) * W + k + 1
+            c = color[p]
+            if (c == BLACK or c == WHITE) and rep[p] == p:
+                nlib[p] = count_libs(color, nxt, mark, meta, p)
+
+
+# ---------------------------------------------------------------------------------------------
+# Python layer
+# ---------------------------------------------------------------------------------------------
+class IllegalMove(ValueError):
+    """A move that the rules forbid (occupied, suicide, ko, superko); the message says which."""
+
+
+def point_to_gtp(p: int, size: int) -> str:
+    """GTP vertex (``"D4"``, ``"pass"``) of padded point ``p`` on a ``size`` board."""
+    if p == PASS:
+        return "pass"
+    W = size + 2
+    r, k = divmod(p, W)
+    return f"{COLUMNS[k - 1]}{size - (r - 1)}"
+
+
+def gtp_to_point(v: str, size: int) -> int:
+    """Padded point of GTP vertex ``v``; raises ValueError naming the vertex if invalid."""
+    s = v.strip().upper()
+    if s == "PASS":
+        return PASS
+    if len(s) < 2 or s[0] not in COLUMNS[:size] or not s[1:].isdigit():
+        raise ValueError(f"invalid vertex {v!r} on a {size}x{size} board")
+    k = COLUMNS.index(s[0])
+    row_num = int(s[1:])
+    if not 1 <= row_num <= size:
+        raise ValueError(f"invalid vertex {v!r} on a {size}x{size} board")
+    W = size + 2
+    return (size - row_num + 1) * W + k + 1
+
+
+@dataclass
+class Board:
+    """A Go position with its game record (for superko and undo).
+
+    ``Board(9)`` is the empty 9x9 board, Black to move.  ``play(p)`` raises
+    :class:`IllegalMove`; ``copy()`` is cheap (numpy copies).  ``history`` holds the Zobrist
+    hash of every position reached (positional superko: a move may not recreate one).
+    """
+
+    size: int = 9
+    komi: float = 7.0
+    superko: bool = True
+    arrays: tuple = field(default=None, repr=False)  # type: ignore[assignment]
+    history: list = field(default_factory=list, repr=False)
+    moves: list = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        if not MIN_SIZE <= self.size <= MAX_SIZE:
+            raise ValueError(f"board size {self.size} not in {MIN_SIZE}..{MAX_SIZE}")
+        if self.arrays is None:
+            W = self.size + 2
+            n = W * W
+            color = np.full(n, BORDER, np.int8)
+            for r in range(self.size):
+                color[(r + 1) * W + 1 : (r + 1) * W + 1 + self.size] = EMPTY
+            meta = np.zeros(META_LEN, np.int64)
+            meta[M_N] = self.size
+            meta[M_W] = W
+            meta[M_TOMOVE] = BLACK
+            meta[M_LAST] = -1
+            meta[M_LAST2] = -1
+            self.arrays = (
+                color,
+                np.zeros(n, np.int32),
+                np.arange(n, dtype=np.int32),
+                np.zeros(n, np.int32),
+                np.zeros(n, np.int32),
+                np.zeros(n, np.int32),
+                meta,
+            )
+            self.history = [int(meta[M_HASH])]
+        self._aff = np.empty(8 * (self.size + 2) ** 2, np.int32)
+        self._cap = np.empty((self.size + 2) ** 2, np.int32)
+
+    # -- accessors -----------------------------------------------------------------------------
+    @property
+    def W(self) -> int:
+        return self.size + 2
+
+    @property
+    def color(self) -> np.ndarray:
+        return self.arrays[0]
+
+    @property
+    def meta(self) -> np.ndarray:
+        return self.arrays[6]
+
+    @property
+    def to_move(self) -> int:
+        return int(self.meta[M_TOMOVE])
+
+    @to_move.setter
+    def to_move(self, c: int) -> None:
+        if c != self.to_move:
+            self.meta[M_TOMOVE] = c
+            self.meta[M_HASH] ^= ZOB_WHITE_TO_MOVE
+            self.meta[M_KO] = 0
+
+    @property
+    def ko(self) -> int:
+        return int(self.meta[M_KO])
+
+    @property
+    def hash(self) -> int:
+        return int(self.meta[M_HASH])
+
+    @property
+    def passes(self) -> int:
+        return int(self.meta[M_PASSES])
+
+    @property
+    def last_move(self) -> int:
+        return int(self.meta[M_LAST])
+
+    def points(self) -> list[int]:
+        """All on-board points, row by row from the top."""
+        W = self.W
+        return [(r + 1) * W + k + 1 for r in range(self.size) for k in range(self.size)]
+
+    def copy(self) -> "Board":
+        b = Board(self.size, self.komi, self.superko, tuple(a.copy() for a in self.arrays),
+                  list(self.history), list(self.moves))
+        return b
+
+    # -- rules ---------------------------------------------------------------------------------
+    def is_legal(self, p: int, c: int | None = None) -> bool:
+        """Legal for ``c`` (default: side to move), including positional superko if enabled."""
+        return self.why_illegal(p, c) is None
+
+    def why_illegal(self, p: int, c: int | None = None) -> str | None:
+        """None if legal, else ``"occupied"``, ``"suicide"``, ``"ko"`` or ``"superko"``."""
+        c = self.to_move if c is None else c
+        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
+        if p == PASS:
+            return None
+        if not (0 < p < color.shape[0]) or color[p] == BORDER:
+            return "off board"
+        if color[p] != EMPTY:
+            return "occupied"
+        if p == meta[M_KO] and c == meta[M_TOMOVE]:
+            return "ko"
+        if is_suicide(color, rep, nlib, meta, p, c):
+            return "suicide"
+        if self.superko:
+            nb = self.copy()
+            nb.superko = False
+            nb._play_raw(p, c)
+            if nb.hash in self.history_set():
+                return "superko"
+        return None
+
+    def history_set(self) -> set:
+        return set(self.history)
+
+    def _play_raw(self, p: int, c: int) -> int:
+        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
+        if c != meta[M_TOMOVE]:
+            self.to_move = c
+        play(color, rep, nxt, nlib, ssize, mark, meta, ZOBRIST, p, c, self._aff, self._cap)
+        return int(meta[M_NCAP])
+
+    def play(self, p: int, c: int | None = None) -> list[int]:
+        """Play ``c`` (default: side to move) at ``p``; return the captured points."""
+        c = self.to_move if c is None else c
+        why = self.why_illegal(p, c)
+        if why is not None:
+            raise IllegalMove(f"illegal move {point_to_gtp(p, self.size)}: {why}")
+        n = self._play_raw(p, c)
+        self.history.append(self.hash)
+        self.moves.append((c, p))
+        return [int(x) for x in self._cap[:n]]
+
+    def legal_moves(self, c: int | None = None, superko: bool | None = None) -> list[int]:
+        """Legal board points for ``c`` (no pass), in point order."""
+        c = self.to_move if c is None else c
+        sk = self.superko if superko is None else superko
+        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
+        out = []
+        hist = self.history_set() if sk else None
+        for p in self.points():
+            if color[p] == EMPTY and not (p == meta[M_KO] and c == meta[M_TOMOVE]) and not is_suicide(
+                color, rep, nlib, meta, p, c
+            ):
+                if sk:
+                    nb = self.copy()
+                    nb.superko = False
+                    nb._play_raw(p, c)
+                    if nb.hash in hist:
+                        continue
+                out.append(p)
+        return out
+
+    def score(self) -> float:
+        """Area score Black minus White minus komi, all stones counted alive."""
+        return float(area_score(self.color, self.meta)) - self.komi
+
+    def stones(self, c: int) -> list[int]:
+        return [p for p in self.points() if self.color[p] == c]
+
+    def string_libs(self, p: int) -> list[int]:
+        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
+        out = np.empty(color.shape[0], np.int32)
+        n = string_libs(color, nxt, mark, meta, p, out, color.shape[0])
+        return sorted(int(x) for x in out[:n])
+
+    def check(self) -> None:
+        """Assert that the incremental strings and liberty counts match a recomputation."""
+        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
+        other = Board.from_colors(self.size, color, self.to_move)
+        for p in self.points():
+            if color[p] in (BLACK, WHITE):
+                r1, r2 = rep[p], other.arrays[1][p]
+                assert nlib[r1] == other.arrays[3][r2], (p, nlib[r1], other.arrays[3][r2])
+                assert ssize[r1] == other.arrays[4][r2]
+                assert nlib[r1] == count_libs(color, nxt, mark, meta, p)
+
+    @classmethod
+    def from_colors(cls, size: int, colors, to_move: int = BLACK, komi: float = 7.0) -> "Board":
+        """A board from a padded colour array or an ``N x N`` array (0 empty, 1 black, 2 white)."""
+        b = cls(size, komi)
+        colors = np.asarray(colors)
+        color = b.arrays[0]
+        if colors.ndim == 2:
+            for r in range(size):
+                for k in range(size):
+                    color[(r + 1) * b.W + k + 1] = colors[r, k]
+        else:
+            color[:] = colors
+        meta = b.meta
+        h = 0
+        for p in b.points():
+            if color[p] in (BLACK, WHITE):
+                h ^= int(ZOBRIST[color[p], p])
+        if to_move == WHITE:
+            h ^= int(ZOB_WHITE_TO_MOVE)
+        meta[M_HASH] = h
+        meta[M_TOMOVE] = to_move
+        _rebuild_strings(*b.arrays)
+        b.history = [b.hash]
+        return b
+
+    @classmethod
+    def from_ascii(cls, rows: str, to_move: int = BLACK, komi: float = 7.0) -> "Board":
+        """A board from lines of ``X`` (black), ``O`` (white), ``.``; spaces ignored."""
+        lines = [ln.replace(" ", "") for ln in rows.strip().splitlines()]
+        size = len(lines)
+        arr = np.zeros((size, size), np.int8)
+        for r, ln in enumerate(lines):
+            if len(ln) != size:
+                raise ValueError(f"row {r + 1} has {len(ln)} points, expected {size}")
+            for k, ch in enumerate(ln):
+                arr[r, k] = {".": EMPTY, "X": BLACK, "O": WHITE}[ch]
+        return cls.from_colors(size, arr, to_move, komi)
+
+    def pt(self, row: int, col: int) -> int:
+        """Padded point of ``(row, col)``, 0-based from the top-left."""
+        return (row + 1) * self.W + col + 1
+
+    def __str__(self) -> str:
+        chars = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+        lines = ["   " + " ".join(COLUMNS[: self.size])]
+        for r in range(self.size):
+            row = " ".join(chars[int(self.color[self.pt(r, k)])] for k in range(self.size))
+            lines.append(f"{self.size - r:2d} {row} {self.size - r:2d}")
+        lines.append(lines[0])
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Game adapter for the core solvers
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GoState:
+    """An immutable Go position for :class:`GoGame`: the board's colours, ko, side, record."""
+
+    size: int
+    colors: bytes
+    to_move: int
+    ko: int
+    passes: int
+    history: frozenset
+    hash: int
+    moves: int = 0
+
+    def board(self, komi: float) -> Board:
+        b = Board.from_colors(self.size, np.frombuffer(self.colors, np.int8).copy(), self.to_move, komi)
+        b.meta[M_KO] = self.ko
+        b.meta[M_PASSES] = self.passes
+        b.history = list(self.history)
+        return b
+
+    def __hash__(self) -> int:
+        return hash((self.hash, self.passes))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GoState) and self.colors == other.colors and (
+            self.to_move, self.ko, self.passes) == (other.to_move, other.ko, other.passes)
+
+
+class GoGame(Game):
+    """Go as a :class:`~playout.mdp.Game`: actions are padded points (0 = pass), Black = player 0.
+
+    The game ends after two consecutive passes or ``max_moves`` moves; the final transition
+    pays +1/-1 (area score with komi) to the player who moved, other transitions pay 0.
+    Positional superko is enforced.  Meant for the generic solvers on small boards; the fast
+    player is :mod:`playout.go.player`.
+    """
+
+    def __init__(self, size: int = 5, komi: float = 7.0, max_moves: int | None = None):
+        self.size = size
+        self.komi = komi
+        self.max_moves = max_moves if max_moves is not None else 3 * size * size
+
+    def _state(self, b: Board, moves: int) -> GoState:
+        return GoState(b.size, b.color.tobytes(), b.to_move, b.ko, b.passes,
+                        frozenset(b.history), b.hash, moves)
+
+    def initial_state(self) -> "GoState":
+        return self._state(Board(self.size, self.komi), 0)
+
+    def actions(self, state):
+        if self.is_terminal(state):
+            return []
+        b = state.board(self.komi)
+        return b.legal_moves() + [PASS]
+
+    def transition(self, state, action, rng: _random.Random):
+        b = state.board(self.komi)
+        b.play(action)
+        return self._state(b, state.moves + 1)
+
+    def is_terminal(self, state) -> bool:
+        return state.passes >= 2 or state.moves >= self.max_moves
+
+    def reward(self, prev_state, action, state) -> float:
+        if not self.is_terminal(state):
+            return 0.0
+        s = state.board(self.komi).score()
+        black_wins = 1.0 if s > 0 else (-1.0 if s < 0 else 0.0)
+        return black_wins if prev_state.to_move == BLACK else -black_wins
+
+    def to_play(self, state) -> int:
+        return 0 if state.to_move == BLACK else 1
+
