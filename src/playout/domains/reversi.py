@@ -71,28 +71,57 @@ class ReversiState:
     to_play: int = 0
 
 
+def _rays(square: int) -> tuple[tuple[int, ...], ...]:
+    """The squares from ``square`` to the board edge in each of the 8 directions (non-empty)."""
+    row, col = divmod(square, SIZE)
+    rays = []
+    for dr, dc in _DIRECTIONS:
+        ray = []
+        r, c = row + dr, col + dc
+        while 0 <= r < SIZE and 0 <= c < SIZE:
+            ray.append(r * SIZE + c)
+            r += dr
+            c += dc
+        if len(ray) >= 2:  # a flip needs an opponent disc and a closing own disc
+            rays.append(tuple(ray))
+    return tuple(rays)
+
+
+#: square -> rays towards the edges (only those long enough to bracket a disc).
+_RAYS = tuple(_rays(sq) for sq in range(CELLS))
+
+
 def flips(cells: tuple[int, ...], player: int, square: int) -> list[int]:
-    """Squares flipped if ``player`` (0/1) plays on empty ``square``; empty = illegal move."""
+    """Squares flipped if ``player`` (0/1) plays on empty ``square``; empty = illegal move.
+
+    Along each ray from ``square``, a run of opponent discs closed by one of the
+    mover's discs flips.
+    """
     if cells[square] != EMPTY:
         return []
     me, opp = player + 1, 2 - player
-    row, col = divmod(square, SIZE)
     out: list[int] = []
-    for dr, dc in _DIRECTIONS:
-        r, c = row + dr, col + dc
-        line: list[int] = []
-        while 0 <= r < SIZE and 0 <= c < SIZE and cells[r * SIZE + c] == opp:
-            line.append(r * SIZE + c)
-            r += dr
-            c += dc
-        if line and 0 <= r < SIZE and 0 <= c < SIZE and cells[r * SIZE + c] == me:
-            out.extend(line)
+    for ray in _RAYS[square]:
+        if cells[ray[0]] != opp:
+            continue
+        for k in range(1, len(ray)):
+            v = cells[ray[k]]
+            if v == me:
+                out.extend(ray[:k])
+                break
+            if v != opp:
+                break
     return out
 
 
 def legal_moves(cells: tuple[int, ...], player: int) -> list[int]:
     """Squares (ascending) where ``player`` (0/1) may place a disc; no pass."""
     return [sq for sq in range(CELLS) if cells[sq] == EMPTY and flips(cells, player, sq)]
+
+
+def has_legal_move(cells: tuple[int, ...], player: int) -> bool:
+    """Whether ``player`` (0/1) has any legal placement (stops at the first found)."""
+    return any(cells[sq] == EMPTY and flips(cells, player, sq) for sq in range(CELLS))
 
 
 def disc_counts(cells: tuple[int, ...]) -> tuple[int, int]:
@@ -116,7 +145,7 @@ class Reversi(Game[ReversiState, int]):
         moves = legal_moves(state.cells, state.to_play)
         if moves:
             return moves
-        if legal_moves(state.cells, 1 - state.to_play):
+        if has_legal_move(state.cells, 1 - state.to_play):
             return [PASS]
         return []
 
@@ -149,7 +178,7 @@ class Reversi(Game[ReversiState, int]):
 
     def is_terminal(self, state: ReversiState) -> bool:
         """Neither side has a legal move (this includes a full board)."""
-        return not legal_moves(state.cells, 0) and not legal_moves(state.cells, 1)
+        return not has_legal_move(state.cells, 0) and not has_legal_move(state.cells, 1)
 
     def to_play(self, state: ReversiState) -> int:
         return state.to_play
