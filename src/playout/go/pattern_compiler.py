@@ -17,7 +17,11 @@ Layout (the interface the playout kernel reads; GNU Go 3.8's own layout):
 
 Rules fill the table in file order; a rule writes only cells still unset (first
 match wins) and unset cells end as 1 (GNU Go's default).  Class counts 954/135/18
-are GNU Go's (its ``montecarlo.c`` asserts 1,107 + 1 table rows).
+are GNU Go's (its 3.8 binary asserts ``n == 1107 + 1`` table rows).
+
+Speed: the 1,107 classes are built once per process (~0.06 s); compiling a
+database tests each diagram's 8 orientations on the class representatives only
+(a class is closed under the symmetries), ~0.01-0.02 s for GNU Go's files.
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@
 A database is a list of 3x3 diagrams with the candidate move ``*`` at the centre,
 each followed by one or more rules ``:VALUE[,PROP...]``.  The playout samples a
 legal move with probability proportional to its value.  Format and semantics
-follow GNU Go 3.8 (``engine/montecarlo.c`` behaviour, its ``mc_*.db`` files and
-manual chapter "Monte Carlo Go"); see ``/work/shared/docs/go-mc-patterns.md``.
+follow GNU Go 3.8: its manual (chapter "Monte Carlo Go"), its three ``mc_*.db``
+files, and the cells-per-value figures its compiler gives for them, which
+:mod:`playout.go.pattern_compiler` reproduces exactly (project doc
+``go-mc-patterns.md``).
 
 Diagram symbols (colour is relative to the player to move):
 
