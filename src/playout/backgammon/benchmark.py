@@ -199,6 +199,25 @@ def read_starting(path) -> BenchmarkFile:
     return BenchmarkFile(entries, header)
 
 
+def parse_decision(line: str, path=None, n: int | None = None) -> Decision:
+    """Parse one ``benchmark.txt`` decision line (errors name ``path``, line ``n`` and field)."""
+    toks = line.split()
+    if len(toks) != 31:
+        raise FormatError(path, n, "line", f"expected 31 fields (kind cube_value cube_owner d1 d2 board26), got {len(toks)}")
+    kind = toks[0]
+    if kind not in KINDS:
+        raise FormatError(path, n, "kind", f"{kind!r} is not 'checker' or 'cube'")
+    cv, owner = _parse_cube(toks[1:3], path, n)
+    if kind == "cube":
+        if toks[3] != "-" or toks[4] != "-":
+            raise FormatError(path, n, "dice", "a cube decision has dice '- -'")
+        dice = None
+    else:
+        dice = (_parse_int(toks[3], path, n, "d1", 1, 6), _parse_int(toks[4], path, n, "d2", 1, 6))
+    board = check_board([_parse_int(t, path, n, f"board[{i}]") for i, t in enumerate(toks[5:])], path, n)
+    return Decision(kind, cv, owner, dice, board)
+
+
 def read_benchmark(path) -> BenchmarkFile:
     """Read ``<family> benchmark.txt`` into :class:`Decision` entries."""
     entries: list[Decision] = []
@@ -207,21 +226,7 @@ def read_benchmark(path) -> BenchmarkFile:
         if not line.strip() or line.lstrip().startswith("#"):
             header.append((len(entries), line))
             continue
-        toks = line.split()
-        if len(toks) != 31:
-            raise FormatError(path, n, "line", f"expected 31 fields (kind cube_value cube_owner d1 d2 board26), got {len(toks)}")
-        kind = toks[0]
-        if kind not in KINDS:
-            raise FormatError(path, n, "kind", f"{kind!r} is not 'checker' or 'cube'")
-        cv, owner = _parse_cube(toks[1:3], path, n)
-        if kind == "cube":
-            if toks[3] != "-" or toks[4] != "-":
-                raise FormatError(path, n, "dice", "a cube decision has dice '- -'")
-            dice = None
-        else:
-            dice = (_parse_int(toks[3], path, n, "d1", 1, 6), _parse_int(toks[4], path, n, "d2", 1, 6))
-        board = check_board([_parse_int(t, path, n, f"board[{i}]") for i, t in enumerate(toks[5:])], path, n)
-        entries.append(Decision(kind, cv, owner, dice, board))
+        entries.append(parse_decision(line, path, n))
     return BenchmarkFile(entries, header)
 
 

@@ -219,3 +219,47 @@ def write_csv(path, rows_by_engine: dict[str, list[Scored]]) -> None:
                         d[k] = f"{d[k]:.6f}"
                 d["ms"] = f"{d['ms']:.2f}"
                 w.writerow({k: d[k] for k in CSV_FIELDS})
+
+
+def rate(decisions, references, engine, *, limit: int | None = None, on_step=None, completer=None) -> list[Scored]:
+    """Ask ``engine`` every decision and score its answers against ``references``.
+
+    ``decisions``/``references`` are parallel lists (:func:`benchmark.load_set`); ``limit``
+    takes the first N decisions; ``on_step()`` is called after each decision (progress bars);
+    ``completer(index, reference, chosen_board) -> bool`` may add a reference-grade value for a
+    mismatched or filter-grade choice to the reference, after which the choice is rescored.
+    Engine wall time per decision is kept in :attr:`Scored.ms`.
+    """
+    import time
+
+    from .engines import legal_move_count
+
+    rows: list[Scored] = []
+    items = list(zip(decisions, references))[: limit if limit is not None else None]
+    for i, (d, ref) in enumerate(items):
+        if ref is None:
+            rows.append(Scored(i, "checker" if d.kind == "checker" else "double", "no_reference"))
+        elif d.kind == "checker":
+            n_legal = legal_move_count(d.board, d.dice)
+            if n_legal < 2:
+                rows.append(Scored(i, "checker", "trivial"))
+            else:
+                t0 = time.perf_counter()
+                chosen = engine.choose_checker(d.board, d.dice, d.cube_value, d.cube_owner)
+                ms = 1000.0 * (time.perf_counter() - t0)
+                row = score_checker(ref, chosen, i, n_legal)
+                if completer is not None and (row.status == "mismatch" or (row.counted and not row.reference_grade)):
+                    if completer(i, ref, chosen):
+                        row = score_checker(ref, chosen, i, n_legal)
+                row.ms = ms
+                rows.append(row)
+        else:
+            t0 = time.perf_counter()
+            double, take = engine.cube_decision(d.board, d.cube_value, d.cube_owner)
+            ms = 1000.0 * (time.perf_counter() - t0)
+            pair = score_cube(ref, double, take, i)
+            pair[0].ms = ms
+            rows.extend(pair)
+        if on_step is not None:
+            on_step()
+    return rows

@@ -1,0 +1,129 @@
+"""``playout bg pr`` and ``playout bg benchmark generate|rollout`` (click).
+
+The ``bg`` group (``playout.backgammon.cli``) adds these lazily.  User mistakes (bad
+directory, bad file line, bad engine spec) exit with a one-line error (code 1 via
+``click.ClickException``, 2 for bad options), never a traceback.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import click
+
+from .benchmark import FormatError
+
+
+def _fmt(x: float, spec: str = ".2f") -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
+
+
+@click.command("pr")
+@click.argument("benchmark_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--engine", "engines", multiple=True, required=True, metavar="SPEC",
+              help="gnubg:ply=0, bgsage:ply=2, ours:ply=1, pubeval ... (repeatable)")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N decisions.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write per-decision errors here.")
+@click.option("--complete", is_flag=True,
+              help="Compute and append a reference for chosen moves the reference lacks or rates only at filter grade.")
+@click.option("--complete-trials", type=click.IntRange(min=1), default=None,
+              help="Trials for completing rollout references (default: the record's).")
+def pr(benchmark_dir: Path, engines: tuple[str, ...], limit, csv_path, complete, complete_trials) -> None:
+    """Rate engines by Performance Rating (mean error x 500) on BENCHMARK_DIR, side by side."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from . import benchmark, engines as eng, scoring
+
+    try:
+        specs = [eng.parse_spec(s) for s in engines]
+        bset = benchmark.load_set(benchmark_dir)
+    except (eng.EngineError, FormatError) as exc:
+        raise click.ClickException(str(exc)) from None
+    n = len(bset.decisions) if limit is None else min(limit, len(bset.decisions))
+    completer = None
+    if complete:
+        from .references import Completer
+
+        completer = Completer(bset.rollout_path, bset.references, complete_trials)
+    results: dict[str, scoring.Summary] = {}
+    rows_by_engine: dict[str, list] = {}
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as progress:
+        for spec in specs:
+            try:
+                engine = eng.make_engine(spec)
+            except eng.EngineError as exc:
+                raise click.ClickException(str(exc)) from None
+            task = progress.add_task(spec.label, total=n)
+            rows = scoring.rate(bset.decisions, bset.references, engine, limit=n,
+                                on_step=lambda t=task: progress.advance(t), completer=completer)
+            rows_by_engine[spec.label] = rows
+            results[spec.label] = scoring.summarize(rows)
+    table = Table(title=f"PR on {benchmark_dir} ({n} decisions)")
+    for col in ("engine", "PR", "checker PR", "cube PR", "error rate", "blunders", "decisions",
+                "mismatches", "rollout-grade", "ms/decision"):
+        table.add_column(col, justify="left" if col == "engine" else "right")
+    for label, s in results.items():
+        table.add_row(label, _fmt(s.pr), _fmt(s.checker_pr), _fmt(s.cube_pr), _fmt(s.error_rate, ".1f"),
+                      str(s.blunders), f"{s.decisions} ({s.checker}+{s.cube})", str(s.mismatches),
+                      _fmt(100 * s.rollout_share, ".0f") + "%", _fmt(s.ms_per_decision, ".1f"))
+    Console().print(table)
+    if completer is not None:
+        click.echo(f"completed {completer.added} reference value(s) into {bset.rollout_path}")
+    if csv_path is not None:
+        scoring.write_csv(csv_path, rows_by_engine)
+        click.echo(f"per-decision errors: {csv_path}")
+
+
+@click.group("benchmark")
+def benchmark_group() -> None:
+    """Build PR benchmarks: generate decisions, roll out references."""
+
+
+@benchmark_group.command("generate")
+@click.option("--family", required=True, help="backgame-A-B (e.g. backgame-1-3), containment, massive-backgame, snake.")
+@click.option("--starting", "starting_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="A starting.txt file.")
+@click.option("--decisions", "n_decisions", required=True, type=click.IntRange(min=1))
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--ply", type=click.IntRange(1, 3), default=3, show_default=True,
+              help="bgsage self-play level (XG numbering).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Output file (default: '<family> benchmark.txt' beside --starting).")
+def generate_command(family, starting_path, n_decisions, seed, ply, out_path) -> None:
+    """Cubeful money self-play from starting positions, recording decisions in FAMILY."""
+    from . import families, generate
+
+    try:
+        families.classifier(family)
+        out = out_path or starting_path.with_name(f"{family} benchmark.txt")
+        n = generate.generate_file(family, starting_path, out, n_decisions, seed=seed, ply=ply)
+    except (FormatError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"wrote {n} decisions to {out}")
+
+
+@benchmark_group.command("rollout")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--trials", type=click.IntRange(min=1), default=1296, show_default=True)
+@click.option("--workers", type=click.IntRange(min=0), default=None, help="0 in-process; default one per core.")
+@click.option("--ray", "ray_address", default=None, help="Ray address (auto, local, host:port).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--decision-ply", type=click.IntRange(1, 3), default=1, show_default=True)
+@click.option("--truncation", type=click.IntRange(min=0), default=0, show_default=True, help="0 = play to the end.")
+@click.option("--limit", type=click.IntRange(min=1), default=None)
+def rollout_command(directory, trials, workers, ray_address, seed, decision_ply, truncation, limit) -> None:
+    """Roll out every decision of DIRECTORY lacking a reference, appending to rollout.jsonl."""
+    from . import references
+
+    try:
+        n = references.rollout_directory(directory, trials=trials, workers=workers, ray_address=ray_address,
+                                         seed=seed, decision_ply=decision_ply, truncation=truncation, limit=limit)
+    except FormatError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"rolled out {n} decision(s)")
