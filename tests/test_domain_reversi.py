@@ -178,6 +178,28 @@ def test_fforum_positions_parse():
     assert first.state.cells[0:8] == (1, 1, 1, 2, 1, 1, 1, 1)  # XXXOXXXX on rank 1
 
 
+def _exact_score(s: ReversiState) -> int:
+    """Perfect-play final disc difference for the side to move, empties to the winner
+    (the FFO/WOF scoring), by plain negamax."""
+    acts = GAME.actions(s)
+    if not acts:
+        black, white = disc_counts(s.cells)
+        diff = black - white
+        diff += (64 - black - white) * ((diff > 0) - (diff < 0))
+        return diff if s.to_play == 0 else -diff
+    return max(-_exact_score(GAME.transition(s, a)) for a in acts)
+
+
+def test_fforum_20_exact_scores_by_search():
+    """FFO #20 has 6 empties: solving it with our rules reproduces every listed score."""
+    pos = parse_obf(_obf_lines()[0])
+    assert 64 - sum(disc_counts(pos.state.cells)) == 6
+    assert set(pos.scores) == set(GAME.actions(pos.state))
+    got = {a: -_exact_score(GAME.transition(pos.state, a)) for a in pos.scores}
+    assert got == pos.scores
+    assert {Reversi.action_name(a): v for a, v in got.items()} == {"h5": 6, "g6": -2, "f6": -4, "h6": -10}
+
+
 def test_obf_errors_name_the_field():
     with pytest.raises(ValueError, match="side to move"):
         parse_obf("-" * 64 + " Z;")
