@@ -1,0 +1,414 @@
+"""The compiled search path: the generic MCTS algorithm as one numba kernel.
+
+This runs exactly the algorithm of :class:`playout.mcts.generic.GenericSolver`
+(read that first; it is the readable reference) over the built-in domains'
+numba primitives (``playout.domains.<name>_nb``):
+
+1. *select*: from the root, while the node's (replayed) state is non-terminal,
+   its depth is below the maximum tree depth and every legal action already has
+   a child, move to the child maximising UCT ``mean + C sqrt(ln N / n)`` (mean
+   from the chooser's view; the first maximum in action order wins; the
+   exploration term is 0 while ``N <= 1``), replaying the transition (stochastic
+   domains resample it) and recording the edge reward;
+2. *expand*: pick an untried legal action uniformly at random, create its node,
+   apply the transition;
+3. *simulate*: uniformly random actions (or Reversi's heuristic table) until a
+   terminal state or ``depth`` steps; the discounted return ``r1 + g r2 + ...``
+   (``+ g^k evaluate(state)`` when cut off), in player 0's frame;
+4. *backpropagate*: from the new node up, ``G = r_edge + g G``; each node counts a
+   visit and adds ``G`` (``-G`` if its chooser is player 1) to its total and max;
+   the root only counts visits.
+
+The tree is a set of preallocated arrays indexed by node (``iterations + 1``
+nodes; ``child[node, action]`` is -1 until expanded), in the style of DeepMind's
+mctx.  Reversi is deterministic, so the generic tree equals the stateful
+solver's (one state per node).  Randomness: one xorshift64* stream seeded per
+call (:mod:`playout.mcts.nbrng`), so a seeded search is reproducible, though
+not equal to the Python solver's ``random.Random`` draws.
+
+The module is imported lazily (``playout.mcts`` does not import it), so a CLI
+start compiles or loads nothing until a compiled search is requested.  All
+kernels use ``cache=True``: the first call in a fresh environment compiles
+(seconds), later processes load the cache.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+from numba import literally, njit
+
+from playout.domains import connect4_nb, gridworld_nb, push_your_luck_nb, reversi_nb, twenty48_nb
+from playout.mcts.nbrng import randint, seed_state
+from playout.mcts.result import ActionStats, SearchResult
+
+GRIDWORLD, PUSH_YOUR_LUCK, TWENTY48, CONNECT4, REVERSI = 0, 1, 2, 3, 4
+
+#: domain name -> (domain id, primitives module)
+DOMAINS = {
+    "gridworld": (GRIDWORLD, gridworld_nb),
+    "push_your_luck": (PUSH_YOUR_LUCK, push_your_luck_nb),
+    "twenty48": (TWENTY48, twenty48_nb),
+    "connect4": (CONNECT4, connect4_nb),
+    "reversi": (REVERSI, reversi_nb),
+}
+DOMAINS_BY_ID = {i: mod for i, mod in DOMAINS.values()}
+NO_LIMIT = 1 << 62
+
+
+# -- dispatch over domains (one branch per domain; cache-friendly) ------------
+@njit(cache=True)
+def n_actions(dom):
+    if dom == GRIDWORLD:
+        return gridworld_nb.N_ACTIONS
+    if dom == PUSH_YOUR_LUCK:
+        return push_your_luck_nb.N_ACTIONS
+    if dom == TWENTY48:
+        return twenty48_nb.N_ACTIONS
+    if dom == CONNECT4:
+        return connect4_nb.N_ACTIONS
+    return reversi_nb.N_ACTIONS
+
+
+@njit(cache=True)
+def d_legal(dom, s, out):
+    if dom == GRIDWORLD:
+        return gridworld_nb.legal(s, out)
+    if dom == PUSH_YOUR_LUCK:
+        return push_your_luck_nb.legal(s, out)
+    if dom == TWENTY48:
+        return twenty48_nb.legal(s, out)
+    if dom == CONNECT4:
+        return connect4_nb.legal(s, out)
+    return reversi_nb.legal(s, out)
+
+
+@njit(cache=True)
+def d_step(dom, s, a, rs):
+    if dom == GRIDWORLD:
+        return gridworld_nb.step(s, a, rs)
+    if dom == PUSH_YOUR_LUCK:
+        return push_your_luck_nb.step(s, a, rs)
+    if dom == TWENTY48:
+        return twenty48_nb.step(s, a, rs)
+    if dom == CONNECT4:
+        return connect4_nb.step(s, a, rs)
+    return reversi_nb.step(s, a, rs)
+
+
+@njit(cache=True)
+def d_terminal(dom, s):
+    if dom == GRIDWORLD:
+        return gridworld_nb.terminal(s)
+    if dom == PUSH_YOUR_LUCK:
+        return push_your_luck_nb.terminal(s)
+    if dom == TWENTY48:
+        return twenty48_nb.terminal(s)
+    if dom == CONNECT4:
+        return connect4_nb.terminal(s)
+    return reversi_nb.terminal(s)
+
+
+@njit(cache=True)
+def d_to_play(dom, s):
+    if dom == CONNECT4:
+        return connect4_nb.to_play(s)
+    if dom == REVERSI:
+        return reversi_nb.to_play(s)
+    return 0
+
+
+@njit(cache=True)
+def d_evaluate(dom, s):
+    if dom == REVERSI:
+        return reversi_nb.evaluate(s)
+    return 0.0
+
+
+@njit(cache=True)
+def rollout(dom, s, depth, g, rs, heuristic, weights, acts):
+    """Discounted return of one simulation from ``s`` (modified in place), player 0's frame."""
+    total = 0.0
+    w = 1.0
+    for _ in range(depth):
+        n = d_legal(dom, s, acts)
+        if n == 0:  # terminal (every domain has actions in non-terminal states)
+            return total
+        if heuristic:
+            a = reversi_nb.heuristic_action(acts, n, rs, weights)
+        else:
+            a = acts[randint(rs, n)]
+        p = d_to_play(dom, s)
+        r = d_step(dom, s, a, rs)
+        total += w * (r if p == 0 else -r)
+        w *= g
+    if not d_terminal(dom, s):
+        v = d_evaluate(dom, s)
+        total += w * (v if d_to_play(dom, s) == 0 else -v)
+    return total
+
+
+@njit(cache=True)
+def search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, seed, heuristic, weights,
+                  out_visits, out_total, out_max):
+    """:func:`_search_kernel` specialised (compiled separately) per domain id."""
+    return _search_kernel(literally(dom), root, iterations, c, g, depth, max_tree_depth, seed,
+                          heuristic, weights, out_visits, out_total, out_max)
+
+
+@njit(cache=True)
+def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, seed, heuristic, weights,
+                  out_visits, out_total, out_max):
+    """Run ``iterations`` MCTS iterations from state array ``root``.
+
+    Fills, per action id of the root (shape ``(n_actions,)``), the child's
+    visits (-1: not expanded), return sum and max (chooser's frame).  Returns
+    the root's visit count.
+    """
+    na = n_actions(dom)
+    cap = iterations + 1
+    child = np.full((cap, na), -1, dtype=np.int32)
+    visits = np.zeros(cap, dtype=np.int64)
+    total = np.zeros(cap, dtype=np.float64)
+    best = np.full(cap, -np.inf, dtype=np.float64)
+    chooser = np.zeros(cap, dtype=np.int8)
+    ndepth = np.zeros(cap, dtype=np.int64)
+    path = np.empty(cap, dtype=np.int64)
+    path_r = np.empty(cap, dtype=np.float64)
+    acts = np.empty(na, dtype=np.int64)
+    s = np.empty_like(root)
+    rs = seed_state(seed)
+    nodes = 1
+    for _ in range(iterations):
+        s[:] = root
+        node = 0
+        plen = 0
+        while ndepth[node] < max_tree_depth:
+            n = d_legal(dom, s, acts)
+            if n == 0:
+                break  # terminal
+            untried = 0
+            for i in range(n):
+                if child[node, acts[i]] < 0:
+                    untried += 1
+            if untried > 0:  # expand
+                k = randint(rs, untried)
+                a = -1
+                for i in range(n):
+                    if child[node, acts[i]] < 0:
+                        if k == 0:
+                            a = acts[i]
+                            break
+                        k -= 1
+                new = nodes
+                nodes += 1
+                child[node, a] = new
+                ndepth[new] = ndepth[node] + 1
+                p = d_to_play(dom, s)
+                chooser[new] = p
+                r = d_step(dom, s, a, rs)
+                path[plen] = new
+                path_r[plen] = r if p == 0 else -r
+                plen += 1
+                break
+            # select by UCT
+            log_n = math.log(visits[node]) if visits[node] > 1 else 0.0
+            pick = -1
+            pick_score = -np.inf
+            for i in range(n):
+                ch = child[node, acts[i]]
+                sc = total[ch] / visits[ch] + c * math.sqrt(log_n / visits[ch])
+                if sc > pick_score:
+                    pick_score = sc
+                    pick = i
+            a = acts[pick]
+            p = d_to_play(dom, s)
+            r = d_step(dom, s, a, rs)
+            node = child[node, a]
+            path[plen] = node
+            path_r[plen] = r if p == 0 else -r
+            plen += 1
+        value = rollout(dom, s, depth, g, rs, heuristic, weights, acts)
+        for k in range(plen - 1, -1, -1):
+            nd = path[k]
+            value = path_r[k] + g * value
+            visits[nd] += 1
+            mine = value if chooser[nd] == 0 else -value
+            total[nd] += mine
+            if mine > best[nd]:
+                best[nd] = mine
+        visits[0] += 1
+    for a in range(na):
+        ch = child[0, a]
+        if ch < 0:
+            out_visits[a] = -1
+        else:
+            out_visits[a] = visits[ch]
+            out_total[a] = total[ch]
+            out_max[a] = best[ch]
+    return visits[0]
+
+
+def legal_actions(domain_name: str, s: np.ndarray) -> list[int]:
+    """Legal action ids of state array ``s`` (compiles only that domain's primitive)."""
+    mod = DOMAINS[domain_name][1]
+    acts = np.empty(mod.N_ACTIONS, dtype=np.int64)
+    n = mod.legal(s, acts)
+    return [int(a) for a in acts[:n]]
+
+
+# -- Python entry ----------------------------------------------------------------
+_KERNELS: dict[int, Any] = {}
+
+
+def _kernel_for(dom: int, root: np.ndarray, weights: np.ndarray) -> Any:
+    """The compiled ``_search_kernel`` specialised for ``dom``, called without dispatch.
+
+    ``literally`` makes the numba dispatcher retry type inference on every call
+    (about 2 ms); after the first call we keep the specialised overload's entry
+    point, which takes the same arguments.
+    """
+    fn = _KERNELS.get(dom)
+    if fn is None:
+        na = DOMAINS_BY_ID[dom].N_ACTIONS
+        search_kernel(dom, root, 1, 1.0, 1.0, 1, NO_LIMIT, 0, False, weights,
+                      np.empty(na, np.int64), np.zeros(na), np.zeros(na))
+        for sig, cres in _search_kernel.overloads.items():
+            lit = getattr(sig[0], "literal_value", None)
+            if lit == dom:
+                fn = cres.entry_point
+                break
+        if fn is None:  # e.g. NUMBA_DISABLE_JIT: plain Python function
+            fn = search_kernel
+        _KERNELS[dom] = fn
+    return fn
+
+
+_WEIGHTS: np.ndarray | None = None
+
+
+def _reversi_weights() -> np.ndarray:
+    global _WEIGHTS
+    if _WEIGHTS is None:
+        from playout.domains.reversi import heuristic_weights
+
+        _WEIGHTS = reversi_nb.weights_array(heuristic_weights())
+    return _WEIGHTS
+
+
+def state_array(domain_name: str, state: Any, *, anchor_terminal: bool = False) -> np.ndarray:
+    """The Python domain ``state`` as the compiled kernel's state array.
+
+    Raises ``ValueError`` for a domain without a compiled path.
+    """
+    if domain_name not in DOMAINS:
+        raise ValueError(f"no compiled path for domain {domain_name!r}; known: {', '.join(DOMAINS)}")
+    _, mod = DOMAINS[domain_name]
+    if domain_name == "twenty48":
+        return mod.to_array(state, anchor_terminal=anchor_terminal)
+    return mod.to_array(state)
+
+
+def search_array(
+    domain_name: str,
+    root: np.ndarray,
+    iterations: int,
+    c: float,
+    discount: float,
+    depth: int,
+    seed: int = 0,
+    max_tree_depth: int | None = None,
+    policy: str = "uniform",
+) -> SearchResult:
+    """:func:`search` from a state array (see :func:`state_array`)."""
+    if domain_name not in DOMAINS:
+        raise ValueError(f"no compiled path for domain {domain_name!r}; known: {', '.join(DOMAINS)}")
+    if policy not in ("uniform", "heuristic"):
+        raise ValueError(f"policy must be 'uniform' or 'heuristic', got {policy!r}")
+    if policy == "heuristic" and domain_name != "reversi":
+        raise ValueError("the heuristic simulation policy exists for reversi only")
+    if iterations < 1:
+        raise ValueError(f"iterations must be >= 1, got {iterations}")
+    if not 0.0 < discount <= 1.0:
+        raise ValueError(f"discount must be in (0, 1], got {discount}")
+    dom, mod = DOMAINS[domain_name]
+    weights = _reversi_weights() if policy == "heuristic" else np.zeros(1)
+    if not legal_actions(domain_name, root):
+        raise ValueError(f"the root state of {domain_name} is terminal; nothing to search")
+    na = mod.N_ACTIONS
+    v = np.empty(na, dtype=np.int64)
+    tot = np.zeros(na, dtype=np.float64)
+    mx = np.zeros(na, dtype=np.float64)
+    mtd = NO_LIMIT if max_tree_depth is None else int(max_tree_depth)
+    root = np.ascontiguousarray(root, dtype=np.int64)
+    kernel = _kernel_for(dom, root, weights)
+    t0 = time.perf_counter()
+    root_visits = kernel(dom, root, int(iterations), float(c), float(discount), int(depth), mtd,
+                                int(seed) & 0x7FFFFFFFFFFFFFFF, policy == "heuristic", weights, v, tot, mx)
+    seconds = time.perf_counter() - t0
+    stats = []
+    for a in legal_actions(domain_name, root):
+        n = int(v[a])
+        if n < 0:
+            continue
+        expl = math.inf if n == 0 else (0.0 if root_visits <= 1 else c * math.sqrt(math.log(root_visits) / n))
+        stats.append(ActionStats(mod.action_of(a), n, float(tot[a]) / n if n else 0.0, float(mx[a]), expl))
+    best = max(stats, key=lambda st: st.visits)
+    return SearchResult(best.action, tuple(stats), int(iterations), seconds)
+
+
+def search(
+    domain_name: str,
+    state: Any = None,
+    iterations: int = 1000,
+    c: float | None = None,
+    discount: float | None = None,
+    depth: int | None = None,
+    seed: int = 0,
+    max_tree_depth: int | None = None,
+    policy: str = "uniform",
+    anchor_terminal: bool = False,
+) -> SearchResult:
+    """Compiled MCTS from a Python domain state; the same result type as the Python solvers.
+
+    Args:
+        domain_name: one of ``gridworld``, ``push_your_luck``, ``twenty48``,
+            ``connect4``, ``reversi``.
+        state: a state of the Python domain (``None``: its initial state).
+        iterations: MCTS iterations (>= 1).
+        c, discount, depth: UCT constant, reward discount factor and simulation
+            depth limit; ``None`` takes the domain's registry defaults (the
+            anchor's settings).
+        seed: seed of the kernel's random stream.
+        max_tree_depth: nodes at this depth are not expanded (``None``: no limit).
+        policy: ``"uniform"`` or (Reversi) ``"heuristic"`` simulation.
+        anchor_terminal: 2048 only: end a game on a full grid or a 2048 tile
+            (mctreesearch4j's rule) instead of when no move is left.
+
+    Returns:
+        :class:`~playout.mcts.result.SearchResult` with actions in the Python
+        domain's types (e.g. ``"left"``, column ``3``).
+
+    Raises:
+        ValueError: unknown domain, bad option, or a terminal root state.
+    """
+    if domain_name not in DOMAINS:
+        raise ValueError(f"no compiled path for domain {domain_name!r}; known: {', '.join(DOMAINS)}")
+    if state is None or c is None or discount is None or depth is None:
+        spec = _spec(domain_name)
+        if state is None:
+            state = spec.factory().initial_state()
+        c = spec.c if c is None else c
+        discount = spec.discount if discount is None else discount
+        depth = spec.depth if depth is None else depth
+    root = state_array(domain_name, state, anchor_terminal=anchor_terminal)
+    return search_array(domain_name, root, iterations, c, discount, depth, seed, max_tree_depth, policy)
+
+
+def _spec(domain_name: str) -> Any:
+    from playout.domains import get_domain
+
+    return get_domain(domain_name)
