@@ -6,6 +6,7 @@ Reference figures (cells per value, per-rule geometry counts) come from GNU Go
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -20,6 +21,7 @@ from playout.go.pattern_compiler import (
     N_CLASSES,
     compile_rules,
     geometry_classes,
+    verify_against_reference,
 )
 from playout.go.patterns import (
     EMPTY,
@@ -155,8 +157,10 @@ def test_gnugo_per_rule_geometry_counts():
 @needs_gnugo_files
 @pytest.mark.parametrize("name", sorted(GNUGO_CELLS))
 def test_compiled_table_agrees_with_direct_matching(name):
-    """The numpy table against the pure-Python rule-by-rule reference on a sample."""
+    """The numpy table against pure-Python rule-by-rule matching: every cell, then a
+    sample through the neighbourhood-index path (geometry lookup included)."""
     compiled = gnugo(name)
+    assert verify_against_reference(compiled) == []
     rng = random.Random(hash(name) & 0xFFFF)
     valid = np.flatnonzero(compiled.geometry >= 0).tolist()
     for _ in range(1500):
@@ -376,11 +380,21 @@ def test_gnugo_mogo_defects_are_real():
 @pytest.mark.parametrize("name", ["uniform", "mogo_classic", "montegnu_classic"])
 def test_builtin_table_agrees_with_direct_matching(name):
     compiled = load_patterns(name)
+    assert verify_against_reference(compiled) == []
     rng = random.Random(len(name))
     valid = np.flatnonzero(compiled.geometry >= 0).tolist()
     for _ in range(800):
         index, code = rng.choice(valid), rng.randrange(256)
         assert compiled.value(index, code) == reference_value(compiled, board_from_index(index), code)
+
+
+def test_verification_catches_a_wrong_cell():
+    compiled = load_patterns("mogo_classic")
+    assert not compiled.values.flags.writeable  # shared by the cache
+    values = compiled.values.copy()
+    values[17, 33] += 1
+    broken = dataclasses.replace(compiled, values=values)
+    assert verify_against_reference(broken) == [(17, 33, int(values[17, 33]), int(values[17, 33]) - 1)]
 
 
 def test_value_rejects_impossible_inputs():
@@ -412,8 +426,9 @@ def test_cli_rules_and_tables():
     rows = json.loads(result.output)["rules"]
     assert rows[3]["value"] == 10000 and rows[3]["geometries"] == 843
     assert rows[3]["properties"] == ["ocap1+", "osafe", "near"]
-    result = runner.invoke(patterns_command, ["mc_uniform", "--stats"])
+    result = runner.invoke(patterns_command, ["mc_uniform", "--stats", "--verify"])
     assert result.exit_code == 0 and "283,392" in result.output and "279,040" in result.output
+    assert "verified: all 283,392 cells" in result.output
 
 
 def test_cli_errors_are_one_line_exit_2(tmp_path):

@@ -5,6 +5,7 @@ Examples::
     playout go patterns mogo_classic --stats
     playout go patterns my.db --stats --json      # {"cells_per_value": {"0": 4352, ...}}
     playout go patterns mc_montegnu_classic --rules
+    playout go patterns my.db --verify             # every cell against the pure-Python matcher
 
 A malformed file gives one line ``Error: FILE:LINE: what is wrong`` and exit code 2.
 """
@@ -44,16 +45,26 @@ def _rule_rows(compiled) -> list[dict]:
 @click.option("--stats", is_flag=True, help="Cells per value over the 1,107 x 256 table.")
 @click.option("--rules", "show_rules", is_flag=True,
               help="Per rule: geometry classes matched, property codes allowed, cells set.")
+@click.option("--verify", is_flag=True,
+              help="Re-check every cell against rule-by-rule matching in pure Python.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
-def patterns(source: str, stats: bool, show_rules: bool, as_json: bool) -> None:
+def patterns(source: str, stats: bool, show_rules: bool, verify: bool, as_json: bool) -> None:
     """Parse and compile a pattern database FILE_OR_NAME (a file, or a built-in:
     uniform, mogo_classic, montegnu_classic, with or without the mc_ prefix)."""
     try:
         compiled = load_patterns(source)
-    except PatternError as exc:
+    except (PatternError, ValueError, OSError) as exc:
         raise _BadInput(str(exc)) from None
-    except (ValueError, OSError) as exc:
-        raise _BadInput(str(exc)) from None
+    if verify:
+        from playout.go.pattern_compiler import verify_against_reference
+
+        bad = verify_against_reference(compiled)
+        if bad:
+            cls, code, got, want = bad[0]
+            raise click.ClickException(
+                f"{len(bad)} cells disagree with rule-by-rule matching, e.g. class {cls} "
+                f"code {code}: table {got}, reference {want}"
+            )
 
     cells = {str(v): n for v, n in compiled.cells_per_value().items()}
     if as_json:
@@ -62,6 +73,8 @@ def patterns(source: str, stats: bool, show_rules: bool, as_json: bool) -> None:
             out["cells_per_value"] = cells
         if show_rules:
             out["rules"] = _rule_rows(compiled)
+        if verify:
+            out["verified_cells"] = int(compiled.values.size)
         if not out:
             out = {
                 "name": compiled.name,
@@ -82,6 +95,8 @@ def patterns(source: str, stats: bool, show_rules: bool, as_json: bool) -> None:
         f"{compiled.n_classes} geometry classes x {compiled.values.shape[1]} property codes "
         f"= {compiled.values.size:,} cells"
     )
+    if verify:
+        console.print(f"verified: all {compiled.values.size:,} cells agree with rule-by-rule matching")
     if stats:
         table = Table(title="cells per value")
         table.add_column("value", justify="right")

@@ -50,6 +50,7 @@ __all__ = [
     "CompiledPatterns",
     "RuleStats",
     "compile_rules",
+    "verify_against_reference",
 ]
 
 N_INDICES = 4**8  # 65,536 neighbourhood indices
@@ -192,4 +193,28 @@ def compile_rules(rules: Sequence[Rule], name: str = "<patterns>") -> CompiledPa
         filled |= new
         stats.append(RuleStats(rule, int(classes.sum()), int(codes.sum()), int(new.sum())))
     values[~filled] = 1
+    values.setflags(write=False)  # built-ins are cached and shared
     return CompiledPatterns(name, geo.index_class, values, tuple(rules), tuple(stats))
+
+
+def verify_against_reference(compiled: CompiledPatterns) -> list[tuple[int, int, int, int]]:
+    """Check every (class, code) cell against rule-by-rule matching in pure Python.
+
+    Uses :meth:`Rule.diagram_matches` / :meth:`Rule.code_matches` on each class's
+    representative (the same definitions as :func:`playout.go.patterns.reference_value`),
+    not the vectorised code above.  Returns the mismatches as
+    ``(class, code, table value, reference value)``; empty when the table is right.
+    Takes a few seconds for GNU Go's databases.
+    """
+    geo = geometry_classes()
+    code_ok = [[rule.code_matches(code) for code in range(N_CODES)] for rule in compiled.rules]
+    bad = []
+    for cls in range(N_CLASSES):
+        states = [int(s) for s in geo.states[cls]]
+        hits = [i for i, rule in enumerate(compiled.rules) if rule.diagram_matches(states)]
+        row = compiled.values[cls]
+        for code in range(N_CODES):
+            expected = next((compiled.rules[i].value for i in hits if code_ok[i][code]), 1)
+            if int(row[code]) != expected:
+                bad.append((cls, code, int(row[code]), expected))
+    return bad
