@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from playout.go.cli_patterns import patterns as patterns_command
 from playout.go.pattern_compiler import (
@@ -241,6 +243,41 @@ def test_contradictory_properties_never_match(props):
     compiled = compile_rules(parse_patterns(f"%%%\n%*%\n%%%\n:0,{props}\n:9\n"))
     assert compiled.rule_stats[0].codes == 0 and compiled.rule_stats[0].cells == 0
     assert compiled.cells_per_value() == {9: 283_392}
+
+
+@st.composite
+def databases(draw):
+    """Random well-formed databases: diagrams with edges, several colon lines each."""
+    chunks = []
+    for _ in range(draw(st.integers(1, 6))):
+        grid = [list(draw(st.text(".OXoxx?%", min_size=3, max_size=3))) for _ in range(3)]
+        grid[1][1] = "*"
+        edge = draw(st.sampled_from(["", "top", "bottom", "left", "right", "top-left", "bottom-right"]))
+        for side in edge.split("-") if edge else []:
+            if side in ("top", "bottom"):
+                grid[0 if side == "top" else 2] = ["-"] * 3
+        for side in edge.split("-") if edge else []:
+            if side in ("left", "right"):
+                c = 0 if side == "left" else 2
+                for r in range(3):
+                    grid[r][c] = "+" if grid[r][c] == "-" else "|"
+        lines = ["".join(row) for row in grid]
+        for _ in range(draw(st.integers(1, 3))):
+            props = draw(st.lists(st.sampled_from(PROPERTY_NAMES), max_size=3))
+            value = draw(st.integers(0, 2**32 - 1))
+            lines.append(":" + ",".join([str(value), *props]))
+        chunks.append("\n".join(lines))
+    return "\n\n".join(chunks) + "\n"
+
+
+@settings(max_examples=25, deadline=None)
+@given(databases())
+def test_random_databases_compile_to_the_reference(text):
+    compiled = compile_rules(parse_patterns(text))
+    assert verify_against_reference(compiled) == []
+    for s in compiled.rule_stats:
+        assert s.cells <= s.geometries * s.codes
+    assert sum(s.cells for s in compiled.rule_stats) <= 283_392
 
 
 def test_value_is_unsigned_32_bit():
