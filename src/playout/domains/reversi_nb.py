@@ -17,8 +17,16 @@ Wiki's "Dumb7Fill").
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba import config, njit
+
+if config.DISABLE_JIT:  # plain-Python debugging run (NUMBA_DISABLE_JIT=1)
+
+    def trailing_zeros(x):
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
 
 from playout.mcts.nbrng import randint
 
