@@ -64,3 +64,20 @@ def test_other_setup_refused(tmp_path):
 def test_keys_must_be_unique():
     with pytest.raises(ValueError, match="unique"):
         run_tasks(noisy_sum, [TASKS[0], TASKS[0]], workers=0)
+
+
+def test_ray_gives_the_same_results(tmp_path):
+    ray = pytest.importorskip("ray")
+    from playout.arena import play_game
+
+    setup = {"game": "connect4", "a": "mcts:iterations=20,engine=python", "b": "random", "seed": 3,
+             "max_moves": 100}
+    tasks = [dict(setup, key=f"game-{i}", index=i) for i in range(4)]
+    try:
+        out = tmp_path / "ray.jsonl"
+        res = run_tasks(play_game, tasks, ray_address="local", out_path=out)
+        strip = lambda rs: [{k: v for k, v in r.items() if not k.endswith("seconds")} for r in rs]
+        assert strip(res) == strip(run_tasks(play_game, tasks, workers=0))
+        assert len(load_results(out)) == len(tasks)
+    finally:
+        ray.shutdown()
