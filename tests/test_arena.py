@@ -87,3 +87,25 @@ def test_summarise_counts_draws_as_half():
     s = summarise(rs)
     assert (s.wins, s.losses, s.draws, s.win_rate) == (2, 1, 1, 0.625)
     assert s.a_ms_per_move == pytest.approx(100.0)
+
+
+def test_agent_with_tree_reuse_and_time_budget():
+    from playout.agents import make_agent
+    from playout.cli_core import resolve_domain
+    import random
+
+    problem = resolve_domain("connect4")
+    agent = make_agent("mcts:seconds=0.02,reuse=1,solver=stateful", problem)
+    game = problem.mdp
+    rng = random.Random(0)
+    s0 = game.initial_state()
+    a = agent.choose(s0, rng)
+    s1 = game.transition(s0, a, rng)
+    agent.observe(s0, a, s1)
+    s2 = game.transition(s1, 3, rng)
+    agent.observe(s1, 3, s2)
+    assert agent._solver is not None and agent._solver.root_state == s2
+    kept = agent._solver.root.visits
+    assert kept > 0  # the subtree under our move and the reply survived
+    agent.choose(s2, rng)
+    assert agent._solver.root.visits > kept

@@ -81,3 +81,10 @@ def test_trace_gridworld_optimal_actions_lead(tmp_path):
     assert sum(last.values()) == 1000
     top_two = sorted(last, key=last.get, reverse=True)[:2]
     assert set(top_two) == {"left", "down"}
+
+
+def test_play_with_tree_reuse_carries_visits():
+    r = run("play", "connect4", "--reuse", "-n", "300", "--max-steps", "3")
+    assert r.exit_code == 0
+    carried = [int(line.split()[1]) for line in r.output.splitlines() if line.startswith("(reused")]
+    assert carried[0] == 0 and all(v > 0 for v in carried[1:])

@@ -193,9 +193,14 @@ def _print_result(problem: Problem, res, st, seed) -> None:
 @click.option("--max-steps", type=click.IntRange(1), default=200, show_default=True,
               help="Stop an episode after this many steps.")
 @click.option("--quiet", is_flag=True, help="Print only the summary line.")
-def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, solver, engine, max_steps, quiet):
+@click.option("--reuse", is_flag=True,
+              help="Keep the searched subtree between moves (Python solver; its visits carry over).")
+def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, solver, engine, max_steps,
+         quiet, reuse):
     """Play a whole episode (MDP) or self-play game (Game), showing each move."""
     import random
+
+    from playout.mcts.reuse import advance_root
 
     problem = resolve_domain(domain)
     st = _settings(problem, c, discount, depth, solver, iterations, seconds)
@@ -206,13 +211,26 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
     steps = 0
     show = (lambda s: click.echo(problem.render(s))) if problem.render and not quiet else (lambda s: None)
     show(state)
+    kept = None  # the solver whose tree is reused (--reuse)
     try:
         while not mdp.is_terminal(state) and steps < max_steps:
-            res = search(problem, state, engine=engine, solver=st["solver"], iterations=st["iterations"],
-                         seconds=st["seconds"], c=st["c"], discount=st["discount"], depth=st["depth"],
-                         seed=rng.randrange(2**31), max_tree_depth=max_tree_depth)
+            if reuse:
+                if kept is None:
+                    kept = make_solver(problem, st["solver"], c=st["c"], discount=st["discount"],
+                                       depth=st["depth"], seed=rng.randrange(2**31), root_state=state,
+                                       max_tree_depth=max_tree_depth)
+                carried = kept.root.visits
+                res = kept.run_tree_search(iterations=st["iterations"], seconds=st["seconds"])
+                if not quiet:
+                    click.echo(f"(reused {carried} visits)")
+            else:
+                res = search(problem, state, engine=engine, solver=st["solver"], iterations=st["iterations"],
+                             seconds=st["seconds"], c=st["c"], discount=st["discount"], depth=st["depth"],
+                             seed=rng.randrange(2**31), max_tree_depth=max_tree_depth)
             player = mdp.to_play(state) if isinstance(mdp, Game) else 0
             nxt = mdp.transition(state, res.action, rng)
+            if kept is not None:
+                kept = advance_root(kept, res.action, nxt)
             r = mdp.checked_reward(state, res.action, nxt)
             total[player] += r
             total[1 - player] -= r if isinstance(mdp, Game) else 0.0
