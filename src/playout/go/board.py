@@ -57,7 +57,7 @@ ZOB_WHITE_TO_MOVE = np.int64(0x2545F4914F6CDD1D)
 # ---------------------------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_stamp(meta, mark):
     """A fresh stamp value for ``mark`` (resets the array on wrap-around)."""
     meta[M_STAMP] += 1
@@ -108,7 +108,7 @@ def count_libs(color, nxt, mark, meta, s):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_suicide(color, rep, nlib, meta, p, c):
     """Whether ``c`` playing at empty ``p`` would be suicide (no liberty, captures nothing)."""
     W = meta[M_W]
@@ -138,7 +138,7 @@ def is_legal(color, rep, nlib, meta, p, c):
     return not is_suicide(color, rep, nlib, meta, p, c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add(aff, naff, p):
     if naff < aff.shape[0]:
         aff[naff] = p
@@ -529,7 +529,7 @@ class Board:
                 np.zeros(n, np.int32),
                 meta,
             )
-            self.history = [int(meta[M_HASH])]
+            self.history = [self.position_hash]
         self._aff = np.empty(8 * (self.size + 2) ** 2, np.int32)
         self._cap = np.empty((self.size + 2) ** 2, np.int32)
 
@@ -564,6 +564,12 @@ class Board:
     @property
     def hash(self) -> int:
         return int(self.meta[M_HASH])
+
+    @property
+    def position_hash(self) -> int:
+        """Zobrist hash of the stones only (positional superko ignores the side to move)."""
+        h = int(self.meta[M_HASH])
+        return h ^ int(ZOB_WHITE_TO_MOVE) if self.to_move == WHITE else h
 
     @property
     def passes(self) -> int:
@@ -606,7 +612,7 @@ class Board:
             nb = self.copy()
             nb.superko = False
             nb._play_raw(p, c)
-            if nb.hash in self.history_set():
+            if nb.position_hash in self.history_set():
                 return "superko"
         return None
 
@@ -627,7 +633,8 @@ class Board:
         if why is not None:
             raise IllegalMove(f"illegal move {point_to_gtp(p, self.size)}: {why}")
         n = self._play_raw(p, c)
-        self.history.append(self.hash)
+        if p != PASS:
+            self.history.append(self.position_hash)
         self.moves.append((c, p))
         return [int(x) for x in self._cap[:n]]
 
@@ -646,7 +653,7 @@ class Board:
                     nb = self.copy()
                     nb.superko = False
                     nb._play_raw(p, c)
-                    if nb.hash in hist:
+                    if nb.position_hash in hist:
                         continue
                 out.append(p)
         return out
@@ -697,7 +704,7 @@ class Board:
         meta[M_HASH] = h
         meta[M_TOMOVE] = to_move
         _rebuild_strings(*b.arrays)
-        b.history = [b.hash]
+        b.history = [b.position_hash]
         return b
 
     @classmethod

@@ -159,7 +159,7 @@ def load_table(name: str | None = None, path: str | None = None) -> Table:
 # ---------------------------------------------------------------------------------------------
 # properties
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nbr_index(color, W, q):
     """Black-relative 16-bit neighbour index of ``q`` (see module docstring)."""
     return (
@@ -301,7 +301,7 @@ def point_codes(color, rep, nxt, nlib, ssize, mark, meta, q, libbuf):
 # ---------------------------------------------------------------------------------------------
 # incremental values
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _set_val(val, rsum, tot, ci, q, W, v):
     dv = v - val[ci, q]
     if dv != 0:
@@ -310,7 +310,7 @@ def _set_val(val, rsum, tot, ci, q, W, v):
         tot[ci] += dv
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_point(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearm, neargen,
                  geom, values, swap, light, q, libbuf):
     """Recompute both colours' values at ``q`` and fix the partial sums."""
@@ -464,7 +464,7 @@ def init_values(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearm,
                          geom, values, swap, light, q, libbuf)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sample_move(val, rsum, tot, ci, W):
     """A point drawn with probability ``val[ci, q] / tot[ci]`` (``tot[ci] > 0``)."""
     r = np.random.randint(0, tot[ci])
