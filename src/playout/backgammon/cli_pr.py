@@ -72,7 +72,8 @@ def pr(benchmark_dir: Path, engines: tuple[str, ...], limit, csv_path, complete,
         table.add_row(label, _fmt(s.pr), _fmt(s.checker_pr), _fmt(s.cube_pr), _fmt(s.error_rate, ".1f"),
                       str(s.blunders), f"{s.decisions} ({s.checker}+{s.cube})", str(s.mismatches),
                       _fmt(100 * s.rollout_share, ".0f") + "%", _fmt(s.ms_per_decision, ".1f"))
-    Console().print(table)
+    out = Console()
+    Console(width=max(out.width, 150)).print(table)
     if completer is not None:
         click.echo(f"completed {completer.added} reference value(s) into {bset.rollout_path}")
     if csv_path is not None:

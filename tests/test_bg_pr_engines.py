@@ -1,0 +1,143 @@
+"""Engines' side conventions, specs, the ``pr`` command, generation and resumable rollouts."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from playout.backgammon import benchmark as B, engines as E
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+BG = SHARED / "data" / "backgammon"
+REF_A = BG / "reference" / "A"
+SAGE = BG / "bgsage"
+pytestmark = pytest.mark.skipif(not BG.exists(), reason="shared data not present")
+gnubg = pytest.importorskip("gnubg")
+bgsage = pytest.importorskip("bgsage")
+
+
+def test_gnubg_board_is_opponent_then_on_roll():
+    """Reference A gives each decision's gnubg position ID: decoding it with gnubg equals our
+    conversion of the board26, for all 358."""
+    for r in B.read_rollout(REF_A / "rollout.jsonl"):
+        g = gnubg.positionfromid(r.extra["source"]["gnubg_position_id"])
+        assert g == E.to_gnubg(r.board)
+        assert E.from_gnubg(g) == r.board
+
+
+def test_gnubg_and_bgsage_choose_legal_post_move_boards():
+    ids = (BG / "gnubg_selfplay_position_ids.txt").read_text().split()[::40]
+    rng = random.Random(5)
+    engines = [E.make_engine("gnubg:ply=0"), E.make_engine("bgsage:ply=1")]
+    undecodable = 0
+    for pid in ids:
+        b = E.from_gnubg(gnubg.positionfromid(pid))
+        d = (rng.randint(1, 6), rng.randint(1, 6))
+        legal = E.legal_boards(b, d)
+        for e in engines:
+            got = e.choose_checker(b, d, 1, "centered")
+            assert got in legal if legal else got == b
+        mv = gnubg.findbestmove(E.to_gnubg(b), engines[0]._ci(1, "centered"), engines[0]._ec, d) if legal else ()
+        undecodable += bool(legal) and E.apply_gnubg_move(b, mv) not in legal
+    assert len(ids) > 70
+
+
+def test_gnubg_cube_agrees_with_reference_on_clear_cases():
+    s = B.load_set(REF_A)
+    e = E.make_engine("gnubg:ply=0")
+    cubes = [r for r in s.references if r.kind == "cube"]
+    agree = sum((e.cube_decision(r.board, r.cube_value, r.cube_owner)[0] == r.should_double_ref) for r in cubes)
+    assert agree >= 0.8 * len(cubes)
+
+
+@pytest.mark.parametrize("text,kind,ply", [
+    ("gnubg:ply=0", "gnubg", 0), ("gnubg:xgply=3", "gnubg", 2), ("bgsage:ply=2", "bgsage", 2),
+    ("bgsage:gnubgply=0", "bgsage", 1), ("ours:ply=3", "ours", 3), ("pubeval", "pubeval", 1),
+])
+def test_parse_spec(text, kind, ply):
+    s = E.parse_spec(text)
+    assert (s.kind, s.ply) == (kind, ply)
+
+
+@pytest.mark.parametrize("text", ["xg:ply=1", "gnubg:ply=x", "bgsage:ply", "bgsage:ply=0", "gnubg:depth=2"])
+def test_bad_spec_is_a_clear_error(text):
+    with pytest.raises(E.EngineError, match="engine spec"):
+        E.parse_spec(text)
+
+
+def test_pr_command_table_csv_and_errors(tmp_path):
+    from playout.backgammon.cli_pr import pr
+    csv_path = tmp_path / "d.csv"
+    res = CliRunner().invoke(pr, [str(REF_A), "--engine", "gnubg:ply=0", "--engine", "bgsage:ply=1",
+                                  "--limit", "30", "--csv", str(csv_path)])
+    assert res.exit_code == 0, res.output
+    assert "gnubg 0-ply" in res.output and "bgsage 1-ply" in res.output and "PR" in res.output
+    assert csv_path.read_text().count("\n") > 2 * 25
+    bad = CliRunner().invoke(pr, [str(tmp_path), "--engine", "gnubg:ply=0"])
+    assert bad.exit_code == 1 and "benchmark.txt" in bad.output and "Traceback" not in bad.output
+    bad = CliRunner().invoke(pr, [str(REF_A), "--engine", "foo"])
+    assert bad.exit_code == 1 and "unknown engine" in bad.output
+
+
+def test_complete_adds_reference_for_a_mismatch(tmp_path):
+    """A reference lacking the engine's move gets it computed at its own level (3-ply)."""
+    from playout.backgammon import references as R, scoring as S
+    refs = B.read_rollout(REF_A / "rollout.jsonl")[:3]
+    full = refs[0].moves[5]
+    refs[0].moves = [m for m in refs[0].moves if m.board != full.board]
+    path = tmp_path / "rollout.jsonl"
+    B.write_rollout(path, refs)
+    comp = R.Completer(path, refs)
+    assert comp(0, refs[0], full.board)
+    again = B.read_rollout(path)[0]
+    got = next(m for m in again.moves if m.board == full.board)
+    assert got.equity == pytest.approx(full.equity, abs=1e-9) and got.eval_level == "3-ply"
+    assert S.score_checker(again, full.board).counted
+
+
+def test_generation_is_deterministic(tmp_path):
+    from playout.backgammon import generate as G
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    G.generate_file("snake", SAGE / "snake starting.txt", a, 12, seed=7, ply=1)
+    G.generate_file("snake", SAGE / "snake starting.txt", b, 12, seed=7, ply=1)
+    assert a.read_bytes() == b.read_bytes()
+    decs = B.read_benchmark(a).entries
+    assert len(decs) == 12 and {d.kind for d in decs} <= {"checker", "cube"}
+    from playout.backgammon.families import in_family
+    assert all(in_family("snake", d.board) for d in decs)
+    c = tmp_path / "c.txt"
+    G.generate_file("snake", SAGE / "snake starting.txt", c, 12, seed=8, ply=1)
+    assert c.read_bytes() != a.read_bytes()
+
+
+def test_rollout_killed_and_rerun_loses_nothing(tmp_path):
+    lines = [l for l in (SAGE / "snake benchmark.first50.txt").read_text().splitlines() if not l.startswith("#")][:3]
+    (tmp_path / "snake benchmark.txt").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "snake rollout.jsonl"
+    cmd = [sys.executable, "-c",
+           "from playout.backgammon.references import rollout_directory as r; "
+           f"r({str(tmp_path)!r}, trials=36, workers=0, truncation=2)"]
+    p = subprocess.Popen(cmd, start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 1):
+        time.sleep(0.05)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    first = out.read_text().splitlines()
+    assert 1 <= len(first) <= 3
+    subprocess.run(cmd, check=True)
+    after = out.read_text().splitlines()
+    assert after[: len(first)] == first  # finished decisions kept as they were
+    refs = B.read_rollout(out)
+    assert len(refs) == 3 and len({r.match_key() for r in refs}) == 3
+    assert {r.match_key() for r in refs} == {B.parse_decision(l).match_key() for l in lines}
+    subprocess.run(cmd, check=True)  # nothing left: no duplicates
+    assert out.read_text().splitlines() == after
