@@ -1,0 +1,231 @@
+"""Playout properties (GNU Go's property code), incremental values, proportional sampling."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+from scipy.stats import chi2
+
+from playout.go.board import BLACK, WHITE, Board
+from playout.go.playout import (
+    PlayoutState,
+    Table,
+    fallback_uniform_table,
+    load_table,
+    run_playout,
+    sample_move,
+    seed_rng,
+)
+
+
+def code_table() -> Table:
+    """A table whose value encodes the property code (value = 1 + code) in every class."""
+    g, _ = fallback_uniform_table()
+    values = np.zeros((2, 256), np.int64)
+    values[1, :] = 1 + np.arange(256)
+    return Table(g, values, name="code")
+
+
+def state(rows: str, to_move: int = BLACK, table: Table | None = None) -> PlayoutState:
+    return PlayoutState(Board.from_ascii(rows, to_move=to_move), table or code_table())
+
+
+def test_own_and_opponent_capture_counts():
+    s = state(
+        """
+        O X . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        """
+    )
+    q = s.board.pt(1, 0)
+    assert s.code(q, BLACK) == 1 << 3  # Black captures one stone
+    assert s.code(q, WHITE) == 1 << 1  # for White it is the opponent who captures one
+    s = state(
+        """
+        X X . O .
+        O O O . .
+        . . . . .
+        . . . . .
+        . . . . .
+        """
+    )
+    q = s.board.pt(0, 2)
+    # White captures 2; Black there would be suicide (opponent-suicide bit for White)
+    assert s.code(q, WHITE) == (1 << 7) | (2 << 3)
+    assert s.value(q, BLACK) == 0 and s.value(q, WHITE) == 1 + ((1 << 7) | (2 << 3))
+    s = state(
+        """
+        X X X X .
+        O O O O O
+        . . . . .
+        . . . . .
+        . . . . .
+        """
+    )
+    q = s.board.pt(0, 4)
+    assert s.code(q, WHITE) == (1 << 7) | (3 << 3)  # four stones count as "3 or more"
+
+
+def test_self_atari_and_opponent_suicide():
+    s = state(
+        """
+        . . O . .
+        . O . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        """
+    )
+    q = s.board.pt(0, 1)
+    assert s.code(q, BLACK) == 1 << 6  # own self-atari
+    assert s.code(q, WHITE) == 1 << 5  # opponent self-atari
+    s = state(
+        """
+        . X . . .
+        X . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        """
+    )
+    q = s.board.pt(0, 0)
+    assert s.code(q, BLACK) == 1 << 7  # a White stone there would be suicide
+    assert s.value(q, WHITE) == 0
+    # capturing one stone into a single liberty (snapback shape) is a self-atari
+    s = state(
+        """
+        . X O . .
+        X O . O .
+        . X O . .
+        . . . . .
+        . . . . .
+        """
+    )
+    q = s.board.pt(1, 2)
+    assert s.code(q, BLACK) == (1 << 6) | (1 << 3)
+    # joining a two-liberty string whose other liberty is the only one left: self-atari
+    s = state(
+        """
+        X O . . .
+        X O . . .
+        . X . . .
+        . . . . .
+        . . . . .
+        """,
+        to_move=WHITE,
+    )
+    assert s.code(s.board.pt(0, 2), WHITE) & (1 << 6) == 0  # two liberties remain
+    s.board.play(s.board.pt(0, 3), BLACK)
+    s.refresh()
+    assert s.code(s.board.pt(0, 2), WHITE) & (1 << 6)
+    # White at (2,0) would capture Black's two-stone string: "opponent captures 2" for Black
+    assert s.code(s.board.pt(2, 0), BLACK) == 2 << 1
+
+
+def test_near_set_after_a_move_and_a_capture():
+    s = state(
+        """
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        """
+    )
+    b = s.board
+    s.play(b.pt(2, 2), BLACK)
+    ring = sorted(b.pt(2 + dr, 2 + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    assert s.near_points(WHITE) == ring
+    assert s.code(b.pt(1, 1), WHITE) & 1 and not s.code(b.pt(0, 0), WHITE) & 1
+    # liberties (at most 2) of the replying side's strings touching the move are near
+    s = state(
+        """
+        O O O O .
+        X X . X .
+        . . . . .
+        . . . . .
+        . . . . .
+        """
+    )
+    b = s.board
+    s.play(b.pt(1, 2), BLACK)
+    assert b.pt(0, 4) in s.near_points(WHITE)  # the White string's last liberty, not adjacent
+    # after a capture: the captured point and its empty neighbours
+    s = state(
+        """
+        O X . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        """
+    )
+    b = s.board
+    s.play(b.pt(1, 0), BLACK)
+    assert b.pt(0, 0) in s.near_points(WHITE)
+    s.play(0, WHITE)  # a pass: nothing is near for Black
+    assert s.near_points(BLACK) == []
+
+
+@pytest.mark.parametrize("name", ["uniform", "mc_mogo_classic", "montegnu_classic", "code"])
+def test_incremental_values_equal_recomputation(name):
+    table = code_table() if name == "code" else load_table(name)
+    for seed, size in ((1, 9), (2, 7), (3, 13)):
+        s = PlayoutState(Board(size), table)
+        seed_rng(seed)
+        movebuf = np.zeros(1000, np.int32)
+        for _ in range(400):
+            n = run_playout(*s.kernel_args(), movebuf, int(s.board.meta[6]) + 1)
+            val, tot, rsum = s.val.copy(), s.tot.copy(), s.rsum.copy()
+            s.refresh()
+            assert (val == s.val).all(), np.nonzero(val != s.val)
+            assert (tot == s.tot).all() and (rsum == s.rsum).all()
+            if n == 0 or s.board.passes >= 3:
+                break
+        s.board.check()
+
+
+@njit(cache=True)
+def _draw(val, rsum, tot, ci, W, n, seed):
+    np.random.seed(seed)
+    counts = np.zeros(val.shape[1], np.int64)
+    for _ in range(n):
+        counts[sample_move(val, rsum, tot, ci, W)] += 1
+    return counts
+
+
+def test_sampling_is_proportional_to_values_chi_square():
+    s = state(
+        """
+        . X O . .
+        X O . O .
+        . X O . .
+        . . X . .
+        . . . . .
+        """
+    )
+    n = 200_000
+    counts = _draw(s.val, s.rsum, s.tot, 0, s.board.W, n, 5)
+    vals = s.val[0].astype(float)
+    assert counts[vals == 0].sum() == 0
+    support = vals > 0
+    assert support.sum() >= 10 and len(set(vals[support])) >= 3
+    expected = n * vals[support] / vals.sum()
+    stat = float(((counts[support] - expected) ** 2 / expected).sum())
+    assert stat < chi2.ppf(0.999, support.sum() - 1)
+
+
+def test_playout_ends_and_scores_all_points():
+    s = PlayoutState(Board(9), load_table("mc_mogo_classic"))
+    score, moves = s.run(seed=11)
+    assert s.board.passes >= 3 or len(moves) >= 600
+    assert len(moves) > 60
+    # it stopped because neither side has a move of value left (only eyes/illegal points)
+    assert s.tot[0] == 0 and s.tot[1] == 0
+    b = s.board
+    assert all(b.color[p] == 0 for p in b.points() if s.val[0, p] or s.val[1, p])
+    assert score == b.score() + b.komi  # settled: the playout score is the area score
