@@ -128,3 +128,7 @@ def rollout_command(directory, trials, workers, ray_address, seed, decision_ply,
     except FormatError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"rolled out {n} decision(s)")
+
+
+#: the name the `bg` group imports.
+benchmark = benchmark_group
