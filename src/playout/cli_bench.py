@@ -142,7 +142,7 @@ def python_overhead(iterations: int = 500, repeats: int = 3) -> dict[str, Any]:
 
         def theirs(i: int) -> Any:
             ev = mcts.RandomRolloutEvaluator(1, np.random.RandomState(i + 2))
-            bot = mcts.MCTSBot(game, 1.4, iterations, ev, solve=False, random_state=np.random.RandomState(i))
+            bot = mcts.MCTSBot(game, 2.0, iterations, ev, solve=False, random_state=np.random.RandomState(i + 2))
             return bot.step(game.new_initial_state())
 
         res["openspiel_python_us_per_simulation"] = 1000.0 * _median_ms(theirs, repeats) / iterations

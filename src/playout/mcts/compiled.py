@@ -39,7 +39,7 @@ import time
 from typing import Any
 
 import numpy as np
-from numba import literally, njit
+from numba import njit
 
 from playout.domains import connect4_nb, gridworld_nb, push_your_luck_nb, reversi_nb, twenty48_nb
 from playout.mcts.nbrng import randint, seed_state
@@ -152,14 +152,6 @@ def rollout(dom, s, depth, g, rs, heuristic, weights, acts):
 
 
 @njit(cache=True)
-def search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, seed, heuristic, weights,
-                  out_visits, out_total, out_max):
-    """:func:`_search_kernel` specialised (compiled separately) per domain id."""
-    return _search_kernel(literally(dom), root, iterations, c, g, depth, max_tree_depth, seed,
-                          heuristic, weights, out_visits, out_total, out_max)
-
-
-@njit(cache=True)
 def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, seed, heuristic, weights,
                   out_visits, out_total, out_max):
     """Run ``iterations`` MCTS iterations from state array ``root``.
@@ -264,25 +256,24 @@ def legal_actions(domain_name: str, s: np.ndarray) -> list[int]:
 _KERNELS: dict[int, Any] = {}
 
 
-def _kernel_for(dom: int, root: np.ndarray, weights: np.ndarray) -> Any:
-    """The compiled ``_search_kernel`` specialised for ``dom``, called without dispatch.
+def _kernel_for(dom: int, args: tuple) -> Any:
+    """The compiled ``_search_kernel`` specialised for domain ``dom``, called without dispatch.
 
-    ``literally`` makes the numba dispatcher retry type inference on every call
-    (about 2 ms); after the first call we keep the specialised overload's entry
-    point, which takes the same arguments.
+    The domain id is typed as a literal so each domain gets its own machine code
+    (numba prunes the other domains' branches; each domain compiles and caches
+    separately).  ``literally`` would make the dispatcher retry type inference on
+    every call (about 2 ms), so we compile (or load from the cache) the literal
+    signature once and keep its entry point, which takes the same arguments.
     """
     fn = _KERNELS.get(dom)
     if fn is None:
-        na = DOMAINS_BY_ID[dom].N_ACTIONS
-        search_kernel(dom, root, 1, 1.0, 1.0, 1, NO_LIMIT, 0, False, weights,
-                      np.empty(na, np.int64), np.zeros(na), np.zeros(na))
-        for sig, cres in _search_kernel.overloads.items():
-            lit = getattr(sig[0], "literal_value", None)
-            if lit == dom:
-                fn = cres.entry_point
-                break
-        if fn is None:  # e.g. NUMBA_DISABLE_JIT: plain Python function
-            fn = search_kernel
+        if not hasattr(_search_kernel, "compile"):  # NUMBA_DISABLE_JIT: plain Python
+            fn = _search_kernel
+        else:
+            from numba import typeof, types
+
+            sig = (types.literal(dom),) + tuple(typeof(a) for a in args)
+            fn = _search_kernel.compile(sig)
         _KERNELS[dom] = fn
     return fn
 
@@ -291,6 +282,7 @@ _WEIGHTS: np.ndarray | None = None
 
 
 def _reversi_weights() -> np.ndarray:
+    """mctreesearch4j's Reversi heuristic table (the domain's package data) by square index."""
     global _WEIGHTS
     if _WEIGHTS is None:
         from playout.domains.reversi import heuristic_weights
@@ -344,10 +336,11 @@ def search_array(
     mx = np.zeros(na, dtype=np.float64)
     mtd = NO_LIMIT if max_tree_depth is None else int(max_tree_depth)
     root = np.ascontiguousarray(root, dtype=np.int64)
-    kernel = _kernel_for(dom, root, weights)
+    args = (root, int(iterations), float(c), float(discount), int(depth), mtd,
+            int(seed) & 0x7FFFFFFFFFFFFFFF, policy == "heuristic", weights, v, tot, mx)
+    kernel = _kernel_for(dom, args)
     t0 = time.perf_counter()
-    root_visits = kernel(dom, root, int(iterations), float(c), float(discount), int(depth), mtd,
-                                int(seed) & 0x7FFFFFFFFFFFFFFF, policy == "heuristic", weights, v, tot, mx)
+    root_visits = kernel(dom, *args)
     seconds = time.perf_counter() - t0
     stats = []
     for a in legal_actions(domain_name, root):
