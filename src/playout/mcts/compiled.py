@@ -42,7 +42,8 @@ import numpy as np
 from numba import njit
 
 from playout.domains import connect4_nb, gridworld_nb, push_your_luck_nb, reversi_nb, twenty48_nb
-from playout.mcts.nbrng import randint, seed_state
+from playout.mcts import nbrng
+from playout.mcts.nbrng import flush_stale_caches, randint, seed_state
 from playout.mcts.result import ActionStats, SearchResult
 
 GRIDWORLD, PUSH_YOUR_LUCK, TWENTY48, CONNECT4, REVERSI = 0, 1, 2, 3, 4
@@ -250,6 +251,14 @@ def legal_actions(domain_name: str, s: np.ndarray) -> list[int]:
     acts = np.empty(mod.N_ACTIONS, dtype=np.int64)
     n = mod.legal(s, acts)
     return [int(a) for a in acts[:n]]
+
+
+# numba re-validates a cache only against its own file: flush this module's caches
+# if a primitive module it inlines is newer (see nbrng.flush_stale_caches).
+_PRIMITIVE_FILES = [nbrng.__file__] + [mod.__file__ for _, mod in DOMAINS.values()]
+flush_stale_caches(globals(), _PRIMITIVE_FILES)
+for _, _mod in DOMAINS.values():
+    flush_stale_caches(vars(_mod), [nbrng.__file__])
 
 
 # -- Python entry ----------------------------------------------------------------
