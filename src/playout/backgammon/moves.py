@@ -1,0 +1,201 @@
+"""Legal plays (numba): every distinct board a roll can lead to.
+
+Rules (standard backgammon, as in gnubg's ``GenerateMoves``): a checker on the
+bar must enter first (die ``d`` enters on point ``25 - d``); a point holding two
+or more opponent checkers is blocked; landing on a single opponent checker hits
+it onto the opponent's bar; once all the mover's checkers are in points 1-6 they
+may bear off, with an exact die or, when no checker stands on a higher point, a
+larger one.  Both dice must be played if any sequence allows it, otherwise the
+larger die if it can be played, else the smaller; doubles are played four times
+(as many as possible).  Different sequences that reach the same board count once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from playout.backgammon.board import flip  # noqa: F401  (re-exported)
+
+#: Capacity of the move buffer (the largest count seen for any roll is < 1,000).
+MAX_MOVES = 4096
+_HSIZE = 8192
+_HMASK = _HSIZE - 1
+
+
+@njit(cache=True, inline="always")
+def _can_move(b, src, die):
+    """Whether the mover may move a checker from ``src`` (25 = bar) by ``die``."""
+    if b[src] <= 0:
+        return False
+    if src != 25 and b[25] > 0:
+        return False
+    dst = src - die
+    if dst >= 1:
+        return b[dst] >= -1
+    # bearing off: all checkers home (points 1..6), none on the bar
+    for p in range(7, 26):
+        if b[p] > 0:
+            return False
+    if dst == 0:
+        return True
+    for p in range(src + 1, 7):
+        if b[p] > 0:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _apply(b, src, die):
+    """A copy of ``b`` with a checker moved from ``src`` by ``die`` (legality assumed)."""
+    nb = b.copy()
+    nb[src] -= 1
+    dst = src - die
+    if dst >= 1:
+        if nb[dst] == -1:
+            nb[dst] = 1
+            nb[0] += 1
+        else:
+            nb[dst] += 1
+    return nb
+
+
+@njit(cache=True, inline="always")
+def _hash(b):
+    h = np.uint64(1469598103934665603)
+    for i in range(26):
+        h = (h ^ np.uint64(b[i] & 0xFF)) * np.uint64(1099511628211)
+    return h
+
+
+@njit(cache=True)
+def _add(b, out, n, table, hashes):
+    """Insert ``b`` into ``out[:n]`` unless present; returns the new count."""
+    h = _hash(b)
+    slot = np.int64(h & np.uint64(_HMASK))
+    while table[slot] >= 0:
+        j = table[slot]
+        if hashes[j] == h:
+            same = True
+            for i in range(26):
+                if out[j, i] != b[i]:
+                    same = False
+                    break
+            if same:
+                return n
+        slot = (slot + 1) & _HMASK
+    if n >= out.shape[0]:
+        return n  # cannot happen for legal boards (capacity 4096)
+    out[n, :] = b
+    hashes[n] = h
+    table[slot] = n
+    return n + 1
+
+
+@njit(cache=True)
+def legal_moves_into(board, d1, d2, out):
+    """Fill ``out[:n]`` with the distinct boards reachable with dice ``d1, d2``; return n.
+
+    ``out`` must be ``int8[>=MAX_MOVES, 26]``.  When no checker can move the
+    single result is ``board`` unchanged (n = 1).
+    """
+    n = 0
+    table = np.full(_HSIZE, -1, dtype=np.int64)
+    hashes = np.zeros(out.shape[0], dtype=np.uint64)
+    if d1 == d2:
+        d = d1
+        # depth-first over up to four plays; sources non-increasing avoids
+        # re-ordering the same plays (high-first is always at least as legal)
+        best = 0
+        for s1 in range(25, 0, -1):
+            if not _can_move(board, s1, d):
+                continue
+            b1 = _apply(board, s1, d)
+            if best < 1:
+                best = 1
+                n = 0
+                table[:] = -1
+            for s2 in range(s1, 0, -1):
+                if not _can_move(b1, s2, d):
+                    continue
+                b2 = _apply(b1, s2, d)
+                if best < 2:
+                    best = 2
+                    n = 0
+                    table[:] = -1
+                for s3 in range(s2, 0, -1):
+                    if not _can_move(b2, s3, d):
+                        continue
+                    b3 = _apply(b2, s3, d)
+                    if best < 3:
+                        best = 3
+                        n = 0
+                        table[:] = -1
+                    for s4 in range(s3, 0, -1):
+                        if not _can_move(b3, s4, d):
+                            continue
+                        b4 = _apply(b3, s4, d)
+                        if best < 4:
+                            best = 4
+                            n = 0
+                            table[:] = -1
+                        n = _add(b4, out, n, table, hashes)
+                    if best == 3:
+                        n = _add(b3, out, n, table, hashes)
+                if best == 2:
+                    n = _add(b2, out, n, table, hashes)
+            if best == 1:
+                n = _add(b1, out, n, table, hashes)
+        if n == 0:
+            out[0, :] = board
+            n = 1
+        return n
+    # non-doubles: both orders; keep two-die plays if any exist
+    hi = max(d1, d2)
+    lo = min(d1, d2)
+    n_two = 0
+    for order in range(2):
+        a = hi if order == 0 else lo
+        c = lo if order == 0 else hi
+        for s1 in range(25, 0, -1):
+            if not _can_move(board, s1, a):
+                continue
+            b1 = _apply(board, s1, a)
+            for s2 in range(25, 0, -1):
+                if not _can_move(b1, s2, c):
+                    continue
+                b2 = _apply(b1, s2, c)
+                n_two = _add(b2, out, n_two, table, hashes)
+    if n_two > 0:
+        return n_two
+    # only one die can be played: the larger if possible
+    for a in (hi, lo):
+        for s1 in range(25, 0, -1):
+            if _can_move(board, s1, a):
+                n = _add(_apply(board, s1, a), out, n, table, hashes)
+        if n > 0:
+            return n
+    out[0, :] = board
+    return 1
+
+
+def legal_moves(board26, d1: int, d2: int) -> np.ndarray:
+    """All distinct boards after playing dice ``d1, d2`` from ``board26``.
+
+    Returns ``np.int8[n, 26]`` from the mover's perspective (not flipped).  When
+    the roll cannot be played (e.g. dancing on the bar) the one result is the
+    board unchanged.  Raises ``ValueError`` for dice outside 1..6.
+    """
+    d1 = int(d1)
+    d2 = int(d2)
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError(f"dice: each die must be 1..6, got {d1}{d2}")
+    b = np.ascontiguousarray(board26, dtype=np.int8)
+    out = np.empty((MAX_MOVES, 26), dtype=np.int8)
+    n = legal_moves_into(b, d1, d2, out)
+    return out[:n].copy()
+
+
+#: The 21 distinct rolls (d1 >= d2) and their probabilities out of 36.
+ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS], dtype=np.float64) / 36.0
