@@ -179,7 +179,7 @@ def test_incremental_values_equal_recomputation(name):
         seed_rng(seed)
         movebuf = np.zeros(1000, np.int32)
         for _ in range(400):
-            n = run_playout(*s.kernel_args(), movebuf, int(s.board.meta[6]) + 1)
+            n = s.step(int(s.board.meta[6]) + 1)
             val, tot, rsum = s.val.copy(), s.tot.copy(), s.rsum.copy()
             s.refresh()
             assert (val == s.val).all(), np.nonzero(val != s.val)
@@ -190,11 +190,11 @@ def test_incremental_values_equal_recomputation(name):
 
 
 @njit(cache=True)
-def _draw(val, rsum, tot, ci, W, n, seed):
+def _draw(S, ci, W, n, seed):
     np.random.seed(seed)
-    counts = np.zeros(val.shape[1], np.int64)
+    counts = np.zeros(S.shape[1], np.int64)
     for _ in range(n):
-        counts[sample_move(val, rsum, tot, ci, W)] += 1
+        counts[sample_move(S, ci, W)] += 1
     return counts
 
 
@@ -209,7 +209,7 @@ def test_sampling_is_proportional_to_values_chi_square():
         """
     )
     n = 200_000
-    counts = _draw(s.val, s.rsum, s.tot, 0, s.board.W, n, 5)
+    counts = _draw(s.S, 0, s.board.W, n, 5)
     vals = s.val[0].astype(float)
     assert counts[vals == 0].sum() == 0
     support = vals > 0

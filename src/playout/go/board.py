@@ -7,15 +7,19 @@ point ``(row, col)`` (0-based, row 0 at the top, as GTP prints it) is
 ``p = (row + 1) * W + col + 1`` with ``W = N + 2``; the frame is :data:`BORDER`.
 Point 0 is always border, so :data:`PASS` ``= 0`` doubles as the pass move.
 
-State arrays (one board = one tuple of these; kernels take them explicitly):
+The whole state is one array ``S`` = int64[NROWS, W*W] (one array rather than many: numba
+reference-counts every array passed between kernels, which dominated the cost per move):
 
-* ``color``  int8[W*W]   -- :data:`EMPTY`, :data:`BLACK`, :data:`WHITE`, :data:`BORDER`;
-* ``rep``    int32[W*W]  -- representative stone of the string holding a stone;
-* ``nxt``    int32[W*W]  -- next stone of the same string (circular list);
-* ``nlib``   int32[W*W]  -- exact liberty count, indexed by representative (kept incrementally);
-* ``ssize``  int32[W*W]  -- stones in the string, indexed by representative;
-* ``mark``   int32[W*W]  -- scratch stamps (no meaning between calls);
-* ``meta``   int64[16]   -- see the ``M_*`` indices (size, ko point, side to move, hash, ...).
+* ``S[COLOR]`` -- :data:`EMPTY`, :data:`BLACK`, :data:`WHITE`, :data:`BORDER`;
+* ``S[REP]``   -- representative stone of the string holding a stone;
+* ``S[NXT]``   -- next stone of the same string (circular list);
+* ``S[NLIB]``  -- exact liberty count, indexed by representative (kept incrementally);
+* ``S[SSIZE]`` -- stones in the string, indexed by representative;
+* ``S[MARK]``  -- scratch stamps (no meaning between calls);
+* ``S[META]``  -- the ``M_*`` fields (size, ko point, side to move, hash, ...);
+* rows ``VAL`` .. ``RSUM`` -- the playouts' incremental values (:mod:`playout.go.playout`).
+
+``B`` = int64[:func:`scratch_len`] is scratch (affected points, captured points).
 
 Rules (Tromp-Taylor style, as GNU Go plays them): a move is illegal on an occupied point,
 as suicide (no liberty after removing captured opponent strings), or on the simple-ko point
@@ -39,10 +43,19 @@ EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 PASS = 0
 MIN_SIZE, MAX_SIZE = 5, 19
 
-# meta indices
+# rows of the state array S (int64[NROWS, W*W]); rows VAL.. are used by the playouts only
+COLOR, REP, NXT, NLIB, SSIZE, MARK, VAL, NEARM, NEARL, SEEN, META, RSUM = 0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 13, 14
+NROWS = 16
+# fields of row META
 M_N, M_W, M_KO, M_TOMOVE, M_PASSES, M_LAST, M_MOVES, M_HASH, M_STAMP = 0, 1, 2, 3, 4, 5, 6, 7, 8
 M_CAPB, M_CAPW, M_NCAP, M_LAST2 = 9, 10, 11, 12
-META_LEN = 16
+M_TOT, M_NEARN, M_NEARGEN, M_SEEN = 14, 16, 18, 20  # two slots each (Black, White) but M_SEEN
+META_LEN = 24
+
+
+def scratch_len(npoints: int) -> int:
+    """Length of the scratch array B: affected points (16 n), captured (n), old near set (n), 8."""
+    return 18 * npoints + 8
 
 COLUMNS = "ABCDEFGHJKLMNOPQRST"  # GTP skips I
 
@@ -58,124 +71,125 @@ ZOB_WHITE_TO_MOVE = np.int64(0x2545F4914F6CDD1D)
 # kernels
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def new_stamp(meta, mark):
+def new_stamp(S):
     """A fresh stamp value for ``mark`` (resets the array on wrap-around)."""
-    meta[M_STAMP] += 1
-    if meta[M_STAMP] > 2_000_000_000:
-        mark[:] = 0
-        meta[M_STAMP] = 1
-    return np.int32(meta[M_STAMP])
+    S[META, M_STAMP] += 1
+    if S[META, M_STAMP] > 2_000_000_000:
+        S[MARK, :] = 0
+        S[META, M_STAMP] = 1
+    return np.int32(S[META, M_STAMP])
 
 
 @njit(cache=True)
-def string_libs(color, nxt, mark, meta, s, out, maxn):
-    """Write up to ``maxn`` distinct liberties of the string of ``s`` into ``out``; return count."""
-    W = meta[M_W]
-    st = new_stamp(meta, mark)
+def string_libs(S, s, out, off, maxn):
+    """Write up to ``maxn`` distinct liberties of the string of ``s`` to ``out[off:]``; return count."""
+    W = S[META, M_W]
+    st = new_stamp(S)
     n = 0
     q = s
     while True:
         for d in (-W, -1, 1, W):
             r = q + d
-            if color[r] == EMPTY and mark[r] != st:
-                mark[r] = st
-                out[n] = r
+            if S[COLOR, r] == EMPTY and S[MARK, r] != st:
+                S[MARK, r] = st
+                out[off + n] = r
                 n += 1
                 if n >= maxn:
                     return n
-        q = nxt[q]
+        q = S[NXT, q]
         if q == s:
             break
     return n
 
 
 @njit(cache=True)
-def count_libs(color, nxt, mark, meta, s):
+def count_libs(S, s):
     """Exact liberty count of the string of ``s`` by traversal (used to check ``nlib``)."""
-    W = meta[M_W]
-    st = new_stamp(meta, mark)
+    W = S[META, M_W]
+    st = new_stamp(S)
     n = 0
     q = s
     while True:
         for d in (-W, -1, 1, W):
             r = q + d
-            if color[r] == EMPTY and mark[r] != st:
-                mark[r] = st
+            if S[COLOR, r] == EMPTY and S[MARK, r] != st:
+                S[MARK, r] = st
                 n += 1
-        q = nxt[q]
+        q = S[NXT, q]
         if q == s:
             break
     return n
 
 
 @njit(cache=True, inline="always")
-def is_suicide(color, rep, nlib, meta, p, c):
+def is_suicide(S, p, c):
     """Whether ``c`` playing at empty ``p`` would be suicide (no liberty, captures nothing)."""
-    W = meta[M_W]
+    W = S[META, M_W]
     for d in (-W, -1, 1, W):
         q = p + d
-        cq = color[q]
+        cq = S[COLOR, q]
         if cq == EMPTY:
             return False
         if cq == c:
-            if nlib[rep[q]] >= 2:
+            if S[NLIB, S[REP, q]] >= 2:
                 return False
         elif cq != BORDER:
-            if nlib[rep[q]] == 1:
+            if S[NLIB, S[REP, q]] == 1:
                 return False
     return True
 
 
 @njit(cache=True)
-def is_legal(color, rep, nlib, meta, p, c):
+def is_legal(S, p, c):
     """Whether ``c`` may play at ``p`` (pass is always legal); superko is not checked here."""
     if p == PASS:
         return True
-    if color[p] != EMPTY:
+    if S[COLOR, p] != EMPTY:
         return False
-    if p == meta[M_KO] and c == meta[M_TOMOVE]:
+    if p == S[META, M_KO] and c == S[META, M_TOMOVE]:
         return False
-    return not is_suicide(color, rep, nlib, meta, p, c)
+    return not is_suicide(S, p, c)
 
 
 @njit(cache=True, inline="always")
-def _add(aff, naff, p):
-    if naff < aff.shape[0]:
-        aff[naff] = p
+def _add(B, naff, p):
+    if naff < (B.shape[0] - 8) // 18 * 16:
+        B[naff] = p
         naff += 1
     return naff
 
 
 @njit(cache=True)
-def play(color, rep, nxt, nlib, ssize, mark, meta, zob, p, c, aff, capbuf):
+def play(S, B, p, c):
     """Play ``c`` at ``p`` (assumed legal; ``PASS`` allowed) and update every state array.
 
     ``aff`` receives the points whose 3x3 neighbourhood or move properties may have changed
     (neighbours of the move and of captured stones, liberties of strings whose liberty count
     changed near the atari range, old and new ko points); duplicates are possible.
-    ``capbuf`` receives the captured points (their number is ``meta[M_NCAP]``).
+    ``capbuf`` receives the captured points (their number is ``S[META, M_NCAP]``).
     Returns the number of points written to ``aff``.
     """
-    W = meta[M_W]
+    W = S[META, M_W]
     opp = 3 - c
     naff = 0
-    oldko = meta[M_KO]
+    c0 = 16 * S.shape[1]  # captured points go to B[c0:]
+    oldko = S[META, M_KO]
     if oldko != 0:
-        naff = _add(aff, naff, oldko)
-    meta[M_KO] = 0
-    meta[M_NCAP] = 0
-    meta[M_LAST2] = meta[M_LAST]
-    meta[M_LAST] = p
-    meta[M_MOVES] += 1
-    meta[M_TOMOVE] = opp
-    meta[M_HASH] ^= ZOB_WHITE_TO_MOVE
+        naff = _add(B, naff, oldko)
+    S[META, M_KO] = 0
+    S[META, M_NCAP] = 0
+    S[META, M_LAST2] = S[META, M_LAST]
+    S[META, M_LAST] = p
+    S[META, M_MOVES] += 1
+    S[META, M_TOMOVE] = opp
+    S[META, M_HASH] ^= ZOB_WHITE_TO_MOVE
     if p == PASS:
-        meta[M_PASSES] += 1
+        S[META, M_PASSES] += 1
         return naff
-    meta[M_PASSES] = 0
+    S[META, M_PASSES] = 0
     for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
-        naff = _add(aff, naff, p + d)
-    naff = _add(aff, naff, p)
+        naff = _add(B, naff, p + d)
+    naff = _add(B, naff, p)
 
     # neighbours: distinct own and opponent strings, empties
     own0 = -1
@@ -183,17 +197,20 @@ def play(color, rep, nxt, nlib, ssize, mark, meta, zob, p, c, aff, capbuf):
     own2 = -1
     own3 = -1
     nown = 0
-    opp_s = np.empty(4, np.int32)
+    x0 = -1
+    x1 = -1
+    x2 = -1
+    x3 = -1
     nopp = 0
     nempty = 0
     minold = 1 << 30
     for d in (-W, -1, 1, W):
         q = p + d
-        cq = color[q]
+        cq = S[COLOR, q]
         if cq == EMPTY:
             nempty += 1
         elif cq == c:
-            s = rep[q]
+            s = S[REP, q]
             if s != own0 and s != own1 and s != own2 and s != own3:
                 if nown == 0:
                     own0 = s
@@ -204,105 +221,110 @@ def play(color, rep, nxt, nlib, ssize, mark, meta, zob, p, c, aff, capbuf):
                 else:
                     own3 = s
                 nown += 1
-                if nlib[s] < minold:
-                    minold = nlib[s]
+                if S[NLIB, s] < minold:
+                    minold = S[NLIB, s]
         elif cq == opp:
-            s = rep[q]
-            dup = False
-            for k in range(nopp):
-                if opp_s[k] == s:
-                    dup = True
-            if not dup:
-                opp_s[nopp] = s
+            s = S[REP, q]
+            if s != x0 and s != x1 and s != x2 and s != x3:
+                if nopp == 0:
+                    x0 = s
+                elif nopp == 1:
+                    x1 = s
+                elif nopp == 2:
+                    x2 = s
+                else:
+                    x3 = s
                 nopp += 1
 
-    color[p] = c
-    meta[M_HASH] ^= zob[c, p]
+    S[COLOR, p] = c
+    S[META, M_HASH] ^= ZOBRIST[c, p]
     # opponent strings lose the liberty p
-    for k in range(nopp):
-        nlib[opp_s[k]] -= 1
+    for s in (x0, x1, x2, x3):
+        if s >= 0:
+            S[NLIB, s] -= 1
 
     # merge
     if nown == 0:
-        rep[p] = p
-        nxt[p] = p
-        ssize[p] = 1
-        nlib[p] = nempty
+        S[REP, p] = p
+        S[NXT, p] = p
+        S[SSIZE, p] = 1
+        S[NLIB, p] = nempty
         base = p
     elif nown == 1:
         base = own0
         add = 0
         for d in (-W, -1, 1, W):
             e = p + d
-            if color[e] == EMPTY:
+            if S[COLOR, e] == EMPTY:
                 adj = False
                 for d2 in (-W, -1, 1, W):
                     r = e + d2
-                    if r != p and color[r] == c and rep[r] == base:
+                    if r != p and S[COLOR, r] == c and S[REP, r] == base:
                         adj = True
                 if not adj:
                     add += 1
-        nlib[base] = nlib[base] - 1 + add
-        rep[p] = base
-        nxt[p] = nxt[base]
-        nxt[base] = p
-        ssize[base] += 1
+        S[NLIB, base] = S[NLIB, base] - 1 + add
+        S[REP, p] = base
+        S[NXT, p] = S[NXT, base]
+        S[NXT, base] = p
+        S[SSIZE, base] += 1
     else:
         base = own0
         for s in (own1, own2, own3):
-            if s >= 0 and ssize[s] > ssize[base]:
+            if s >= 0 and S[SSIZE, s] > S[SSIZE, base]:
                 base = s
-        rep[p] = base
-        nxt[p] = nxt[base]
-        nxt[base] = p
-        ssize[base] += 1
+        S[REP, p] = base
+        S[NXT, p] = S[NXT, base]
+        S[NXT, base] = p
+        S[SSIZE, base] += 1
         for s in (own0, own1, own2, own3):
             if s >= 0 and s != base:
                 q = s
                 while True:
-                    rep[q] = base
-                    q = nxt[q]
+                    S[REP, q] = base
+                    q = S[NXT, q]
                     if q == s:
                         break
-                t = nxt[base]
-                nxt[base] = nxt[s]
-                nxt[s] = t
-                ssize[base] += ssize[s]
-        nlib[base] = count_libs(color, nxt, mark, meta, base)
+                t = S[NXT, base]
+                S[NXT, base] = S[NXT, s]
+                S[NXT, s] = t
+                S[SSIZE, base] += S[SSIZE, s]
+        S[NLIB, base] = count_libs(S, base)
 
     # captures
     ncap = 0
-    for k in range(nopp):
-        s = opp_s[k]
-        if nlib[s] == 0:
+    for s in (x0, x1, x2, x3):
+        if s < 0:
+            continue
+        if S[NLIB, s] == 0:
             q = s
             while True:
-                color[q] = EMPTY
-                meta[M_HASH] ^= zob[opp, q]
-                capbuf[ncap] = q
+                S[COLOR, q] = EMPTY
+                S[META, M_HASH] ^= ZOBRIST[opp, q]
+                B[c0 + ncap] = q
                 ncap += 1
-                q = nxt[q]
+                q = S[NXT, q]
                 if q == s:
                     break
-        elif nlib[s] <= 2:
-            naff = _add_libs(color, nxt, mark, meta, s, aff, naff)
+        elif S[NLIB, s] <= 2:
+            naff = _add_libs(S, s, B, naff)
     if ncap > 0:
         if c == BLACK:
-            meta[M_CAPB] += ncap
+            S[META, M_CAPB] += ncap
         else:
-            meta[M_CAPW] += ncap
-        meta[M_NCAP] = ncap
+            S[META, M_CAPW] += ncap
+        S[META, M_NCAP] = ncap
         for i in range(ncap):
-            q = capbuf[i]
+            q = B[c0 + i]
             a0 = -1
             a1 = -1
             a2 = -1
             for d in (-W, -1, 1, W):
                 r = q + d
-                if color[r] == c:
-                    s = rep[r]
+                if S[COLOR, r] == c:
+                    s = S[REP, r]
                     if s != a0 and s != a1 and s != a2:
-                        nlib[s] += 1
+                        S[NLIB, s] += 1
                         if a0 < 0:
                             a0 = s
                         elif a1 < 0:
@@ -310,66 +332,66 @@ def play(color, rep, nxt, nlib, ssize, mark, meta, zob, p, c, aff, capbuf):
                         else:
                             a2 = s
             for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
-                naff = _add(aff, naff, q + d)
-            naff = _add(aff, naff, q)
+                naff = _add(B, naff, q + d)
+            naff = _add(B, naff, q)
         # liberties of the capturing strings changed: refresh them
-        st2 = new_stamp(meta, mark)
+        st2 = new_stamp(S)
         for i in range(ncap):
-            q = capbuf[i]
+            q = B[c0 + i]
             for d in (-W, -1, 1, W):
                 r = q + d
-                if color[r] == c:
-                    s = rep[r]
-                    if mark[s] != st2:
-                        mark[s] = st2
-                        naff = _add_libs_nostamp(color, nxt, meta, s, aff, naff)
-        if ncap == 1 and ssize[base] == 1 and nlib[base] == 1:
-            meta[M_KO] = capbuf[0]
-            naff = _add(aff, naff, capbuf[0])
-    if nown > 0 and (minold <= 2 or nlib[base] <= 2):
-        naff = _add_libs(color, nxt, mark, meta, base, aff, naff)
-    elif nown == 0 and nlib[base] <= 2:
+                if S[COLOR, r] == c:
+                    s = S[REP, r]
+                    if S[MARK, s] != st2:
+                        S[MARK, s] = st2
+                        naff = _add_libs_nostamp(S, s, B, naff)
+        if ncap == 1 and S[SSIZE, base] == 1 and S[NLIB, base] == 1:
+            S[META, M_KO] = B[c0]
+            naff = _add(B, naff, B[c0])
+    if nown > 0 and (minold <= 2 or S[NLIB, base] <= 2):
+        naff = _add_libs(S, base, B, naff)
+    elif nown == 0 and S[NLIB, base] <= 2:
         pass  # liberties of a lone stone are its neighbours, already listed
     return naff
 
 
 @njit(cache=True)
-def _add_libs(color, nxt, mark, meta, s, aff, naff):
-    W = meta[M_W]
-    st = new_stamp(meta, mark)
+def _add_libs(S, s, B, naff):
+    W = S[META, M_W]
+    st = new_stamp(S)
     q = s
     while True:
         for d in (-W, -1, 1, W):
             r = q + d
-            if color[r] == EMPTY and mark[r] != st:
-                mark[r] = st
-                naff = _add(aff, naff, r)
-        q = nxt[q]
+            if S[COLOR, r] == EMPTY and S[MARK, r] != st:
+                S[MARK, r] = st
+                naff = _add(B, naff, r)
+        q = S[NXT, q]
         if q == s:
             break
     return naff
 
 
 @njit(cache=True)
-def _add_libs_nostamp(color, nxt, meta, s, aff, naff):
-    W = meta[M_W]
+def _add_libs_nostamp(S, s, B, naff):
+    W = S[META, M_W]
     q = s
     while True:
         for d in (-W, -1, 1, W):
             r = q + d
-            if color[r] == EMPTY:
-                naff = _add(aff, naff, r)
-        q = nxt[q]
+            if S[COLOR, r] == EMPTY:
+                naff = _add(B, naff, r)
+        q = S[NXT, q]
         if q == s:
             break
     return naff
 
 
 @njit(cache=True)
-def area_score(color, meta):
+def area_score(S):
     """Black minus White in area scoring (stones + empty regions touching one colour), no komi."""
-    N = meta[M_N]
-    W = meta[M_W]
+    N = S[META, M_N]
+    W = S[META, M_W]
     size = W * W
     region = np.zeros(size, np.int32)
     stack = np.empty(size, np.int32)
@@ -378,7 +400,7 @@ def area_score(color, meta):
     for r in range(N):
         for k in range(N):
             p = (r + 1) * W + k + 1
-            cp = color[p]
+            cp = S[COLOR, p]
             if cp == BLACK:
                 score += 1
             elif cp == WHITE:
@@ -396,7 +418,7 @@ def area_score(color, meta):
                     cnt += 1
                     for d in (-W, -1, 1, W):
                         t = q + d
-                        ct = color[t]
+                        ct = S[COLOR, t]
                         if ct == EMPTY:
                             if region[t] == 0:
                                 region[t] = rid
@@ -414,48 +436,48 @@ def area_score(color, meta):
 
 
 @njit(cache=True)
-def _rebuild_strings(color, rep, nxt, nlib, ssize, mark, meta):
+def _rebuild_strings(S):
     """Recompute strings and liberties from ``color`` alone (after loading a position)."""
-    N = meta[M_N]
-    W = meta[M_W]
+    N = S[META, M_N]
+    W = S[META, M_W]
     size = W * W
     stack = np.empty(size, np.int32)
     for p in range(size):
-        rep[p] = 0
-        nxt[p] = p
-    st = new_stamp(meta, mark)
+        S[REP, p] = 0
+        S[NXT, p] = p
+    st = new_stamp(S)
     for r in range(N):
         for k in range(N):
             p = (r + 1) * W + k + 1
-            c = color[p]
-            if (c == BLACK or c == WHITE) and mark[p] != st:
-                mark[p] = st
+            c = S[COLOR, p]
+            if (c == BLACK or c == WHITE) and S[MARK, p] != st:
+                S[MARK, p] = st
                 stack[0] = p
                 ns = 1
                 prev = p
-                rep[p] = p
+                S[REP, p] = p
                 n = 1
                 while ns > 0:
                     ns -= 1
                     q = stack[ns]
                     for d in (-W, -1, 1, W):
                         t = q + d
-                        if color[t] == c and mark[t] != st:
-                            mark[t] = st
-                            rep[t] = p
-                            nxt[prev] = t
+                        if S[COLOR, t] == c and S[MARK, t] != st:
+                            S[MARK, t] = st
+                            S[REP, t] = p
+                            S[NXT, prev] = t
                             prev = t
                             n += 1
                             stack[ns] = t
                             ns += 1
-                nxt[prev] = p
-                ssize[p] = n
+                S[NXT, prev] = p
+                S[SSIZE, p] = n
     for r in range(N):
         for k in range(N):
             p = (r + 1) * W + k + 1
-            c = color[p]
-            if (c == BLACK or c == WHITE) and rep[p] == p:
-                nlib[p] = count_libs(color, nxt, mark, meta, p)
+            c = S[COLOR, p]
+            if (c == BLACK or c == WHITE) and S[REP, p] == p:
+                S[NLIB, p] = count_libs(S, p)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -494,44 +516,37 @@ class Board:
     """A Go position with its game record (for superko and undo).
 
     ``Board(9)`` is the empty 9x9 board, Black to move.  ``play(p)`` raises
-    :class:`IllegalMove`; ``copy()`` is cheap (numpy copies).  ``history`` holds the Zobrist
-    hash of every position reached (positional superko: a move may not recreate one).
+    :class:`IllegalMove`; ``copy()`` is cheap (one numpy copy).  ``history`` holds the
+    stones-only Zobrist hash of every position reached (positional superko: a move may not
+    recreate one).  ``S`` is the kernels' state array (rows ``COLOR`` ... ``META``).
     """
 
     size: int = 9
     komi: float = 7.0
     superko: bool = True
-    arrays: tuple = field(default=None, repr=False)  # type: ignore[assignment]
+    S: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
     history: list = field(default_factory=list, repr=False)
     moves: list = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         if not MIN_SIZE <= self.size <= MAX_SIZE:
             raise ValueError(f"board size {self.size} not in {MIN_SIZE}..{MAX_SIZE}")
-        if self.arrays is None:
-            W = self.size + 2
-            n = W * W
-            color = np.full(n, BORDER, np.int8)
+        W = self.size + 2
+        n = W * W
+        if self.S is None:
+            S = np.zeros((NROWS, n), np.int64)
+            S[COLOR, :] = BORDER
             for r in range(self.size):
-                color[(r + 1) * W + 1 : (r + 1) * W + 1 + self.size] = EMPTY
-            meta = np.zeros(META_LEN, np.int64)
-            meta[M_N] = self.size
-            meta[M_W] = W
-            meta[M_TOMOVE] = BLACK
-            meta[M_LAST] = -1
-            meta[M_LAST2] = -1
-            self.arrays = (
-                color,
-                np.zeros(n, np.int32),
-                np.arange(n, dtype=np.int32),
-                np.zeros(n, np.int32),
-                np.zeros(n, np.int32),
-                np.zeros(n, np.int32),
-                meta,
-            )
+                S[COLOR, (r + 1) * W + 1 : (r + 1) * W + 1 + self.size] = EMPTY
+            S[NXT, :] = np.arange(n)
+            S[META, M_N] = self.size
+            S[META, M_W] = W
+            S[META, M_TOMOVE] = BLACK
+            S[META, M_LAST] = -1
+            S[META, M_LAST2] = -1
+            self.S = S
             self.history = [self.position_hash]
-        self._aff = np.empty(8 * (self.size + 2) ** 2, np.int32)
-        self._cap = np.empty((self.size + 2) ** 2, np.int32)
+        self.B = np.zeros(scratch_len(n), np.int64)
 
     # -- accessors -----------------------------------------------------------------------------
     @property
@@ -540,44 +555,46 @@ class Board:
 
     @property
     def color(self) -> np.ndarray:
-        return self.arrays[0]
+        """Row COLOR of the state (a view)."""
+        return self.S[COLOR]
 
     @property
     def meta(self) -> np.ndarray:
-        return self.arrays[6]
+        """Row META of the state (a view)."""
+        return self.S[META]
 
     @property
     def to_move(self) -> int:
-        return int(self.meta[M_TOMOVE])
+        return int(self.S[META, M_TOMOVE])
 
     @to_move.setter
     def to_move(self, c: int) -> None:
         if c != self.to_move:
-            self.meta[M_TOMOVE] = c
-            self.meta[M_HASH] ^= ZOB_WHITE_TO_MOVE
-            self.meta[M_KO] = 0
+            self.S[META, M_TOMOVE] = c
+            self.S[META, M_HASH] ^= ZOB_WHITE_TO_MOVE
+            self.S[META, M_KO] = 0
 
     @property
     def ko(self) -> int:
-        return int(self.meta[M_KO])
+        return int(self.S[META, M_KO])
 
     @property
     def hash(self) -> int:
-        return int(self.meta[M_HASH])
+        return int(self.S[META, M_HASH])
 
     @property
     def position_hash(self) -> int:
         """Zobrist hash of the stones only (positional superko ignores the side to move)."""
-        h = int(self.meta[M_HASH])
+        h = int(self.S[META, M_HASH])
         return h ^ int(ZOB_WHITE_TO_MOVE) if self.to_move == WHITE else h
 
     @property
     def passes(self) -> int:
-        return int(self.meta[M_PASSES])
+        return int(self.S[META, M_PASSES])
 
     @property
     def last_move(self) -> int:
-        return int(self.meta[M_LAST])
+        return int(self.S[META, M_LAST])
 
     def points(self) -> list[int]:
         """All on-board points, row by row from the top."""
@@ -585,9 +602,8 @@ class Board:
         return [(r + 1) * W + k + 1 for r in range(self.size) for k in range(self.size)]
 
     def copy(self) -> "Board":
-        b = Board(self.size, self.komi, self.superko, tuple(a.copy() for a in self.arrays),
-                  list(self.history), list(self.moves))
-        return b
+        return Board(self.size, self.komi, self.superko, self.S.copy(), list(self.history),
+                     list(self.moves))
 
     # -- rules ---------------------------------------------------------------------------------
     def is_legal(self, p: int, c: int | None = None) -> bool:
@@ -595,36 +611,35 @@ class Board:
         return self.why_illegal(p, c) is None
 
     def why_illegal(self, p: int, c: int | None = None) -> str | None:
-        """None if legal, else ``"occupied"``, ``"suicide"``, ``"ko"`` or ``"superko"``."""
+        """None if legal, else ``"occupied"``, ``"suicide"``, ``"ko"``, ``"superko"``, ``"off board"``."""
         c = self.to_move if c is None else c
-        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
+        S = self.S
         if p == PASS:
             return None
-        if not (0 < p < color.shape[0]) or color[p] == BORDER:
+        if not (0 < p < S.shape[1]) or S[COLOR, p] == BORDER:
             return "off board"
-        if color[p] != EMPTY:
+        if S[COLOR, p] != EMPTY:
             return "occupied"
-        if p == meta[M_KO] and c == meta[M_TOMOVE]:
+        if p == S[META, M_KO] and c == S[META, M_TOMOVE]:
             return "ko"
-        if is_suicide(color, rep, nlib, meta, p, c):
+        if is_suicide(S, p, c):
             return "suicide"
-        if self.superko:
-            nb = self.copy()
-            nb.superko = False
-            nb._play_raw(p, c)
-            if nb.position_hash in self.history_set():
-                return "superko"
+        if self.superko and self.repeats(p, c):
+            return "superko"
         return None
 
-    def history_set(self) -> set:
-        return set(self.history)
+    def repeats(self, p: int, c: int) -> bool:
+        """Whether ``c`` at ``p`` (assumed legal otherwise) recreates an earlier position."""
+        nb = self.copy()
+        nb.superko = False
+        nb._play_raw(p, c)
+        return nb.position_hash in set(self.history)
 
     def _play_raw(self, p: int, c: int) -> int:
-        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
-        if c != meta[M_TOMOVE]:
+        if c != self.S[META, M_TOMOVE]:
             self.to_move = c
-        play(color, rep, nxt, nlib, ssize, mark, meta, ZOBRIST, p, c, self._aff, self._cap)
-        return int(meta[M_NCAP])
+        play(self.S, self.B, p, c)
+        return int(self.S[META, M_NCAP])
 
     def play(self, p: int, c: int | None = None) -> list[int]:
         """Play ``c`` (default: side to move) at ``p``; return the captured points."""
@@ -636,74 +651,67 @@ class Board:
         if p != PASS:
             self.history.append(self.position_hash)
         self.moves.append((c, p))
-        return [int(x) for x in self._cap[:n]]
+        c0 = 16 * self.S.shape[1]
+        return [int(x) for x in self.B[c0 : c0 + n]]
 
     def legal_moves(self, c: int | None = None, superko: bool | None = None) -> list[int]:
         """Legal board points for ``c`` (no pass), in point order."""
         c = self.to_move if c is None else c
         sk = self.superko if superko is None else superko
-        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
+        S = self.S
         out = []
-        hist = self.history_set() if sk else None
         for p in self.points():
-            if color[p] == EMPTY and not (p == meta[M_KO] and c == meta[M_TOMOVE]) and not is_suicide(
-                color, rep, nlib, meta, p, c
-            ):
-                if sk:
-                    nb = self.copy()
-                    nb.superko = False
-                    nb._play_raw(p, c)
-                    if nb.position_hash in hist:
-                        continue
-                out.append(p)
+            if S[COLOR, p] != EMPTY or (p == S[META, M_KO] and c == S[META, M_TOMOVE]):
+                continue
+            if is_suicide(S, p, c) or (sk and self.repeats(p, c)):
+                continue
+            out.append(p)
         return out
 
     def score(self) -> float:
         """Area score Black minus White minus komi, all stones counted alive."""
-        return float(area_score(self.color, self.meta)) - self.komi
+        return float(area_score(self.S)) - self.komi
 
     def stones(self, c: int) -> list[int]:
-        return [p for p in self.points() if self.color[p] == c]
+        return [p for p in self.points() if self.S[COLOR, p] == c]
 
     def string_libs(self, p: int) -> list[int]:
-        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
-        out = np.empty(color.shape[0], np.int32)
-        n = string_libs(color, nxt, mark, meta, p, out, color.shape[0])
+        out = np.empty(self.S.shape[1], np.int64)
+        n = string_libs(self.S, p, out, 0, out.shape[0])
         return sorted(int(x) for x in out[:n])
 
     def check(self) -> None:
         """Assert that the incremental strings and liberty counts match a recomputation."""
-        color, rep, nxt, nlib, ssize, mark, meta = self.arrays
-        other = Board.from_colors(self.size, color, self.to_move)
+        S = self.S
+        other = Board.from_colors(self.size, S[COLOR], self.to_move)
         for p in self.points():
-            if color[p] in (BLACK, WHITE):
-                r1, r2 = rep[p], other.arrays[1][p]
-                assert nlib[r1] == other.arrays[3][r2], (p, nlib[r1], other.arrays[3][r2])
-                assert ssize[r1] == other.arrays[4][r2]
-                assert nlib[r1] == count_libs(color, nxt, mark, meta, p)
+            if S[COLOR, p] in (BLACK, WHITE):
+                r1, r2 = S[REP, p], other.S[REP, p]
+                assert S[NLIB, r1] == other.S[NLIB, r2], (p, S[NLIB, r1], other.S[NLIB, r2])
+                assert S[SSIZE, r1] == other.S[SSIZE, r2]
+                assert S[NLIB, r1] == count_libs(S, p)
 
     @classmethod
     def from_colors(cls, size: int, colors, to_move: int = BLACK, komi: float = 7.0) -> "Board":
-        """A board from a padded colour array or an ``N x N`` array (0 empty, 1 black, 2 white)."""
+        """A board from a padded colour row or an ``N x N`` array (0 empty, 1 black, 2 white)."""
         b = cls(size, komi)
         colors = np.asarray(colors)
-        color = b.arrays[0]
+        S = b.S
         if colors.ndim == 2:
             for r in range(size):
                 for k in range(size):
-                    color[(r + 1) * b.W + k + 1] = colors[r, k]
+                    S[COLOR, (r + 1) * b.W + k + 1] = colors[r, k]
         else:
-            color[:] = colors
-        meta = b.meta
+            S[COLOR, :] = colors
         h = 0
         for p in b.points():
-            if color[p] in (BLACK, WHITE):
-                h ^= int(ZOBRIST[color[p], p])
+            if S[COLOR, p] in (BLACK, WHITE):
+                h ^= int(ZOBRIST[S[COLOR, p], p])
         if to_move == WHITE:
             h ^= int(ZOB_WHITE_TO_MOVE)
-        meta[M_HASH] = h
-        meta[M_TOMOVE] = to_move
-        _rebuild_strings(*b.arrays)
+        S[META, M_HASH] = h
+        S[META, M_TOMOVE] = to_move
+        _rebuild_strings(S)
         b.history = [b.position_hash]
         return b
 
@@ -728,7 +736,7 @@ class Board:
         chars = {EMPTY: ".", BLACK: "X", WHITE: "O"}
         lines = ["   " + " ".join(COLUMNS[: self.size])]
         for r in range(self.size):
-            row = " ".join(chars[int(self.color[self.pt(r, k)])] for k in range(self.size))
+            row = " ".join(chars[int(self.S[COLOR, self.pt(r, k)])] for k in range(self.size))
             lines.append(f"{self.size - r:2d} {row} {self.size - r:2d}")
         lines.append(lines[0])
         return "\n".join(lines)
@@ -751,7 +759,7 @@ class GoState:
     moves: int = 0
 
     def board(self, komi: float) -> Board:
-        b = Board.from_colors(self.size, np.frombuffer(self.colors, np.int8).copy(), self.to_move, komi)
+        b = Board.from_colors(self.size, np.frombuffer(self.colors, np.int64).copy(), self.to_move, komi)
         b.meta[M_KO] = self.ko
         b.meta[M_PASSES] = self.passes
         b.history = list(self.history)

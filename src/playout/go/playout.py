@@ -38,22 +38,41 @@ from numba import njit
 from playout.go.board import (
     BLACK,
     BORDER,
+    COLOR,
     EMPTY,
     M_KO,
     M_LAST,
-    M_NCAP,
-    M_PASSES,
-    M_TOMOVE,
-    M_W,
     M_MOVES,
+    M_NCAP,
+    M_NEARGEN,
+    M_NEARN,
+    M_SEEN,
+    M_TOMOVE,
+    M_TOT,
+    M_W,
+    META,
+    NEARL,
+    NEARM,
+    NLIB,
+    NXT,
     PASS,
+    REP,
+    RSUM,
+    SEEN,
+    SSIZE,
+    VAL,
     WHITE,
     Board,
-    ZOBRIST,
     is_suicide,
     play,
     string_libs,
 )
+
+# layout of the table array T (int64): header, geometry, swap, values[class * 256 + code]
+T_LIGHT, T_NCLASS = 0, 1
+T_GEOM = 8
+T_SWAP = T_GEOM + 65536
+T_VALUES = T_SWAP + 65536
 
 #: neighbour offsets in index order NW, N, NE, W, E, SW, S, SE, as multiples of (dy, dx).
 NBR_ORDER = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -114,7 +133,7 @@ class Table:
 
     Attributes: ``name``; ``geometry`` int32[65536] (neighbour index -> class); ``values``
     int64[n_classes, 256]; ``light`` (values ignore the property code, so the kernels skip
-    computing properties).
+    computing properties); ``T`` the packed int64 array the kernels read.
     """
 
     def __init__(self, geometry: np.ndarray, values: np.ndarray, name: str = "table"):
@@ -124,6 +143,15 @@ class Table:
         if self.geometry.shape != (65536,) or self.values.ndim != 2 or self.values.shape[1] != 256:
             raise ValueError("pattern table needs geometry[65536] and values[n_classes, 256]")
         self.light = bool(np.all(self.values == self.values[:, :1]))
+        nc = self.values.shape[0]
+        T = np.zeros(T_VALUES + nc * 256, np.int64)
+        T[T_LIGHT] = int(self.light)
+        T[T_NCLASS] = nc
+        T[T_GEOM : T_GEOM + 65536] = self.geometry
+        T[T_SWAP : T_SWAP + 65536] = SWAP
+        T[T_VALUES:] = self.values.ravel()
+        #: the kernels' packed table (see ``T_*``)
+        self.T = T
 
 
 _TABLES: dict[str, Table] = {}
@@ -160,28 +188,28 @@ def load_table(name: str | None = None, path: str | None = None) -> Table:
 # properties
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def nbr_index(color, W, q):
+def nbr_index(S, W, q):
     """Black-relative 16-bit neighbour index of ``q`` (see module docstring)."""
     return (
-        np.int32(color[q - W - 1])
-        | (np.int32(color[q - W]) << 2)
-        | (np.int32(color[q - W + 1]) << 4)
-        | (np.int32(color[q - 1]) << 6)
-        | (np.int32(color[q + 1]) << 8)
-        | (np.int32(color[q + W - 1]) << 10)
-        | (np.int32(color[q + W]) << 12)
-        | (np.int32(color[q + W + 1]) << 14)
+        np.int32(S[COLOR, q - W - 1])
+        | (np.int32(S[COLOR, q - W]) << 2)
+        | (np.int32(S[COLOR, q - W + 1]) << 4)
+        | (np.int32(S[COLOR, q - 1]) << 6)
+        | (np.int32(S[COLOR, q + 1]) << 8)
+        | (np.int32(S[COLOR, q + W - 1]) << 10)
+        | (np.int32(S[COLOR, q + W]) << 12)
+        | (np.int32(S[COLOR, q + W + 1]) << 14)
     )
 
 
 @njit(cache=True)
-def move_props(color, rep, nxt, nlib, ssize, mark, meta, q, c, libbuf):
+def move_props(S, B, q, c):
     """(suicide, self_atari, captured) for ``c`` playing at empty ``q`` (ko ignored).
 
     ``captured`` is the number of stones removed; ``self_atari`` means the resulting string has
     exactly one liberty (empty neighbours, other liberties of joined strings, freed points).
     """
-    W = meta[M_W]
+    W = S[META, M_W]
     opp = 3 - c
     ne = 0
     e0 = -1
@@ -198,13 +226,13 @@ def move_props(color, rep, nxt, nlib, ssize, mark, meta, q, c, libbuf):
     ncap = 0
     for d in (-W, -1, 1, W):
         r = q + d
-        cr = color[r]
+        cr = S[COLOR, r]
         if cr == EMPTY:
             ne += 1
             if e0 < 0:
                 e0 = r
         elif cr == c:
-            s = rep[r]
+            s = S[REP, r]
             if s != o0 and s != o1 and s != o2 and s != o3:
                 if nown == 0:
                     o0 = s
@@ -216,8 +244,8 @@ def move_props(color, rep, nxt, nlib, ssize, mark, meta, q, c, libbuf):
                     o3 = s
                 nown += 1
         elif cr == opp:
-            s = rep[r]
-            if nlib[s] == 1 and s != k0 and s != k1 and s != k2 and s != k3:
+            s = S[REP, r]
+            if S[NLIB, s] == 1 and s != k0 and s != k1 and s != k2 and s != k3:
                 if nks == 0:
                     k0 = s
                 elif nks == 1:
@@ -227,13 +255,13 @@ def move_props(color, rep, nxt, nlib, ssize, mark, meta, q, c, libbuf):
                 else:
                     k3 = s
                 nks += 1
-                ncap += ssize[s]
+                ncap += S[SSIZE, s]
     if ne >= 2:
         return False, False, ncap
     if ne == 0 and nks == 0:
         sui = True
         for s in (o0, o1, o2, o3):
-            if s >= 0 and nlib[s] >= 2:
+            if s >= 0 and S[NLIB, s] >= 2:
                 sui = False
         if sui:
             return True, False, 0
@@ -243,8 +271,8 @@ def move_props(color, rep, nxt, nlib, ssize, mark, meta, q, c, libbuf):
     if nks > 0:
         for d in (-W, -1, 1, W):
             r = q + d
-            if color[r] == opp:
-                s = rep[r]
+            if S[COLOR, r] == opp:
+                s = S[REP, r]
                 if s == k0 or s == k1 or s == k2 or s == k3:
                     if nl == 0:
                         l0 = r
@@ -253,11 +281,12 @@ def move_props(color, rep, nxt, nlib, ssize, mark, meta, q, c, libbuf):
                         return False, False, ncap
     for s in (o0, o1, o2, o3):
         if s >= 0:
-            if nlib[s] >= 3:
+            if S[NLIB, s] >= 3:
                 return False, False, ncap
-            n = string_libs(color, nxt, mark, meta, s, libbuf, 3)
+            l0b = B.shape[0] - 8
+            n = string_libs(S, s, B, l0b, 3)
             for i in range(n):
-                x = libbuf[i]
+                x = B[l0b + i]
                 if x != q:
                     if nl == 0:
                         l0 = x
@@ -272,25 +301,25 @@ def move_props(color, rep, nxt, nlib, ssize, mark, meta, q, c, libbuf):
                 while True:
                     for d in (-W, -1, 1, W):
                         r = x + d
-                        if color[r] == c:
-                            t = rep[r]
+                        if S[COLOR, r] == c:
+                            t = S[REP, r]
                             if t == o0 or t == o1 or t == o2 or t == o3:
                                 if nl == 0:
                                     l0 = x
                                     nl = 1
                                 elif x != l0:
                                     return False, False, ncap
-                    x = nxt[x]
+                    x = S[NXT, x]
                     if x == s:
                         break
     return False, nl == 1, ncap
 
 
 @njit(cache=True)
-def point_codes(color, rep, nxt, nlib, ssize, mark, meta, q, libbuf):
+def point_codes(S, B, q):
     """(legal_black, legal_white, code_black, code_white) at empty ``q``; near bit and ko excluded."""
-    sb, ab, cb = move_props(color, rep, nxt, nlib, ssize, mark, meta, q, BLACK, libbuf)
-    sw, aw, cw = move_props(color, rep, nxt, nlib, ssize, mark, meta, q, WHITE, libbuf)
+    sb, ab, cb = move_props(S, B, q, BLACK)
+    sw, aw, cw = move_props(S, B, q, WHITE)
     cb3 = min(cb, 3)
     cw3 = min(cw, 3)
     code_b = (int(sw) << 7) | (int(ab) << 6) | (int(aw) << 5) | (cb3 << 3) | (cw3 << 1)
@@ -302,193 +331,186 @@ def point_codes(color, rep, nxt, nlib, ssize, mark, meta, q, libbuf):
 # incremental values
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _set_val(val, rsum, tot, ci, q, W, v):
-    dv = v - val[ci, q]
+def _set_val(S, ci, q, W, v):
+    dv = v - S[VAL + ci, q]
     if dv != 0:
-        val[ci, q] = v
-        rsum[ci, q // W] += dv
-        tot[ci] += dv
+        S[VAL + ci, q] = v
+        S[RSUM + ci, q // W] += dv
+        S[META, M_TOT + ci] += dv
 
 
 @njit(cache=True, inline="always")
-def update_point(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearm, neargen,
-                 geom, values, swap, light, q, libbuf):
+def update_point(S, B, T, q):
     """Recompute both colours' values at ``q`` and fix the partial sums."""
-    W = meta[M_W]
-    if color[q] != EMPTY:
-        _set_val(val, rsum, tot, 0, q, W, 0)
-        _set_val(val, rsum, tot, 1, q, W, 0)
+    W = S[META, M_W]
+    if S[COLOR, q] != EMPTY:
+        _set_val(S, 0, q, W, 0)
+        _set_val(S, 1, q, W, 0)
         return
-    idx = nbr_index(color, W, q)
-    gb = geom[idx]
-    gw = geom[swap[idx]]
-    ko = meta[M_KO]
-    tm = meta[M_TOMOVE]
-    if light:
-        vb = values[gb, 0]
-        vw = values[gw, 0]
-        if vb != 0 and (is_suicide(color, rep, nlib, meta, q, BLACK) or (q == ko and tm == BLACK)):
+    idx = nbr_index(S, W, q)
+    gb = T[T_GEOM + idx]
+    gw = T[T_GEOM + T[T_SWAP + idx]]
+    ko = S[META, M_KO]
+    tm = S[META, M_TOMOVE]
+    if T[T_LIGHT] != 0:
+        vb = T[T_VALUES + gb * 256]
+        vw = T[T_VALUES + gw * 256]
+        if vb != 0 and (is_suicide(S, q, BLACK) or (q == ko and tm == BLACK)):
             vb = 0
-        if vw != 0 and (is_suicide(color, rep, nlib, meta, q, WHITE) or (q == ko and tm == WHITE)):
+        if vw != 0 and (is_suicide(S, q, WHITE) or (q == ko and tm == WHITE)):
             vw = 0
     else:
-        lb, lw, cb, cw = point_codes(color, rep, nxt, nlib, ssize, mark, meta, q, libbuf)
-        if nearm[0, q] == neargen[0]:
+        lb, lw, cb, cw = point_codes(S, B, q)
+        if S[NEARM + 0, q] == S[META, M_NEARGEN + 0]:
             cb |= 1
-        if nearm[1, q] == neargen[1]:
+        if S[NEARM + 1, q] == S[META, M_NEARGEN + 1]:
             cw |= 1
-        vb = values[gb, cb] if (lb and not (q == ko and tm == BLACK)) else 0
-        vw = values[gw, cw] if (lw and not (q == ko and tm == WHITE)) else 0
-    _set_val(val, rsum, tot, 0, q, W, vb)
-    _set_val(val, rsum, tot, 1, q, W, vw)
+        vb = T[T_VALUES + gb * 256 + cb] if (lb and not (q == ko and tm == BLACK)) else 0
+        vw = T[T_VALUES + gw * 256 + cw] if (lw and not (q == ko and tm == WHITE)) else 0
+    _set_val(S, 0, q, W, vb)
+    _set_val(S, 1, q, W, vw)
 
 
 @njit(cache=True)
-def build_near(color, rep, nxt, nlib, mark, meta, capbuf, nearl, nearn, nearm, neargen, p, c, libbuf):
+def build_near(S, B, p, c):
     """Replace the near set of the side to move after ``c`` played ``p`` (doc's definition).
 
     The set: ``p``'s 8 neighbours; the liberties of ``p``'s string if it has at most 2; the
     liberties (at most 2) of opponent strings touching ``p``; after a capture, the captured
     points, their empty neighbours and the liberties (at most 2) of ``c``'s strings next to them.
-    Empty after a pass.  Writes the list into ``nearl[o]`` (``o`` = side to move, 0-based).
+    Empty after a pass.  Writes the list into row ``NEARL + o`` (``o`` = side to move, 0-based).
     """
-    W = meta[M_W]
+    W = S[META, M_W]
+    l0b = B.shape[0] - 8
+    c0 = 16 * S.shape[1]
     o = 2 - c  # index of the opponent colour (3 - c) - 1
-    neargen[o] += 1
-    g = neargen[o]
+    S[META, M_NEARGEN + o] += 1
+    g = S[META, M_NEARGEN + o]
     n = 0
     if p != PASS:
         for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
             x = p + d
-            if color[x] == EMPTY and nearm[o, x] != g:
-                nearm[o, x] = g
-                nearl[o, n] = x
+            if S[COLOR, x] == EMPTY and S[NEARM + o, x] != g:
+                S[NEARM + o, x] = g
+                S[NEARL + o, n] = x
                 n += 1
-        s = rep[p]
-        if nlib[s] <= 2:
-            k = string_libs(color, nxt, mark, meta, s, libbuf, 2)
+        s = S[REP, p]
+        if S[NLIB, s] <= 2:
+            k = string_libs(S, s, B, l0b, 2)
             for i in range(k):
-                x = libbuf[i]
-                if nearm[o, x] != g:
-                    nearm[o, x] = g
-                    nearl[o, n] = x
+                x = B[l0b + i]
+                if S[NEARM + o, x] != g:
+                    S[NEARM + o, x] = g
+                    S[NEARL + o, n] = x
                     n += 1
         for d in (-W, -1, 1, W):
             r = p + d
-            if color[r] == 3 - c and nlib[rep[r]] <= 2:
-                k = string_libs(color, nxt, mark, meta, rep[r], libbuf, 2)
+            if S[COLOR, r] == 3 - c and S[NLIB, S[REP, r]] <= 2:
+                k = string_libs(S, S[REP, r], B, l0b, 2)
                 for i in range(k):
-                    x = libbuf[i]
-                    if nearm[o, x] != g:
-                        nearm[o, x] = g
-                        nearl[o, n] = x
+                    x = B[l0b + i]
+                    if S[NEARM + o, x] != g:
+                        S[NEARM + o, x] = g
+                        S[NEARL + o, n] = x
                         n += 1
-        for j in range(meta[M_NCAP]):
-            q = capbuf[j]
-            if nearm[o, q] != g:
-                nearm[o, q] = g
-                nearl[o, n] = q
+        for j in range(S[META, M_NCAP]):
+            q = B[c0 + j]
+            if S[NEARM + o, q] != g:
+                S[NEARM + o, q] = g
+                S[NEARL + o, n] = q
                 n += 1
             for d in (-W, -1, 1, W):
                 r = q + d
-                if color[r] == EMPTY:
-                    if nearm[o, r] != g:
-                        nearm[o, r] = g
-                        nearl[o, n] = r
+                if S[COLOR, r] == EMPTY:
+                    if S[NEARM + o, r] != g:
+                        S[NEARM + o, r] = g
+                        S[NEARL + o, n] = r
                         n += 1
-                elif color[r] == c and nlib[rep[r]] <= 2:
-                    k = string_libs(color, nxt, mark, meta, rep[r], libbuf, 2)
+                elif S[COLOR, r] == c and S[NLIB, S[REP, r]] <= 2:
+                    k = string_libs(S, S[REP, r], B, l0b, 2)
                     for i in range(k):
-                        x = libbuf[i]
-                        if nearm[o, x] != g:
-                            nearm[o, x] = g
-                            nearl[o, n] = x
+                        x = B[l0b + i]
+                        if S[NEARM + o, x] != g:
+                            S[NEARM + o, x] = g
+                            S[NEARL + o, n] = x
                             n += 1
-    nearn[o] = n
+    S[META, M_NEARN + o] = n
 
 
 @njit(cache=True)
-def play_update(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearl, nearn, nearm,
-                neargen, geom, values, swap, light, aff, capbuf, libbuf, p, c):
+def play_update(S, B, T, p, c):
     """Play ``c`` at ``p`` and bring values, partial sums and near sets up to date."""
     o = 2 - c
     # old near points of the side about to move must lose their near bit
-    nold = nearn[o]
-    base = aff.shape[0] - color.shape[0]
+    light = T[T_LIGHT] != 0
+    nold = S[META, M_NEARN + o]
+    base = 17 * S.shape[1]  # old near set saved in B[17 n:]
     for i in range(nold):
-        aff[base + i] = nearl[o, i]
-    naff = play(color, rep, nxt, nlib, ssize, mark, meta, ZOBRIST, p, c, aff[:base], capbuf)
+        B[base + i] = S[NEARL + o, i]
+    naff = play(S, B, p, c)
     if not light:
-        build_near(color, rep, nxt, nlib, mark, meta, capbuf, nearl, nearn, nearm, neargen, p, c, libbuf)
-    # recompute each listed point once: seen-stamps live in libbuf[size:2 size], counter at the end
-    size = color.shape[0]
-    libbuf[2 * size] += 1
-    if libbuf[2 * size] > 2_000_000_000:
-        libbuf[size:] = 0
-        libbuf[2 * size] = 1
-    st = libbuf[2 * size]
+        build_near(S, B, p, c)
+    # recompute each listed point once (stamps in row SEEN)
+    S[META, M_SEEN] += 1
+    st = S[META, M_SEEN]
     for i in range(naff):
-        q = aff[i]
-        if color[q] != BORDER and libbuf[size + q] != st:
-            libbuf[size + q] = st
-            update_point(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearm, neargen,
-                         geom, values, swap, light, q, libbuf)
+        q = B[i]
+        if S[COLOR, q] != BORDER and S[SEEN, q] != st:
+            S[SEEN, q] = st
+            update_point(S, B, T, q)
     if not light:
         for i in range(nold):
-            q = aff[base + i]
-            if libbuf[size + q] != st:
-                libbuf[size + q] = st
-                update_point(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearm,
-                             neargen, geom, values, swap, light, q, libbuf)
-        for i in range(nearn[o]):
-            q = nearl[o, i]
-            if libbuf[size + q] != st:
-                libbuf[size + q] = st
-                update_point(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearm,
-                             neargen, geom, values, swap, light, q, libbuf)
+            q = B[base + i]
+            if S[SEEN, q] != st:
+                S[SEEN, q] = st
+                update_point(S, B, T, q)
+        for i in range(S[META, M_NEARN + o]):
+            q = S[NEARL + o, i]
+            if S[SEEN, q] != st:
+                S[SEEN, q] = st
+                update_point(S, B, T, q)
 
 
 @njit(cache=True)
-def init_values(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearm, neargen,
-                geom, values, swap, light, libbuf):
+def init_values(S, B, T):
     """Compute every value from scratch (near sets as currently marked)."""
-    val[:, :] = 0
-    rsum[:, :] = 0
-    tot[:] = 0
-    N = meta[0]
-    W = meta[M_W]
+    S[VAL : VAL + 2, :] = 0
+    S[RSUM : RSUM + 2, :] = 0
+    S[META, M_TOT] = 0
+    S[META, M_TOT + 1] = 0
+    N = S[META, 0]
+    W = S[META, M_W]
     for r in range(N):
         for k in range(N):
             q = (r + 1) * W + k + 1
-            update_point(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearm, neargen,
-                         geom, values, swap, light, q, libbuf)
+            update_point(S, B, T, q)
 
 
 @njit(cache=True, inline="always")
-def sample_move(val, rsum, tot, ci, W):
-    """A point drawn with probability ``val[ci, q] / tot[ci]`` (``tot[ci] > 0``)."""
-    r = np.random.randint(0, tot[ci])
+def sample_move(S, ci, W):
+    """A point drawn with probability ``S[VAL + ci, q] / S[META, M_TOT + ci]`` (``S[META, M_TOT + ci] > 0``)."""
+    r = np.random.randint(0, S[META, M_TOT + ci])
     row = 0
-    while r >= rsum[ci, row]:
-        r -= rsum[ci, row]
+    while r >= S[RSUM + ci, row]:
+        r -= S[RSUM + ci, row]
         row += 1
     q = row * W
-    while r >= val[ci, q]:
-        r -= val[ci, q]
+    while r >= S[VAL + ci, q]:
+        r -= S[VAL + ci, q]
         q += 1
     return q
 
 
 @njit(cache=True)
-def playout_score(color, meta):
+def playout_score(S):
     """Black minus White: stones plus empty points whose neighbours are of one colour only."""
-    N = meta[0]
-    W = meta[M_W]
+    N = S[META, 0]
+    W = S[META, M_W]
     s = 0
     for r in range(N):
         for k in range(N):
             q = (r + 1) * W + k + 1
-            cq = color[q]
+            cq = S[COLOR, q]
             if cq == BLACK:
                 s += 1
             elif cq == WHITE:
@@ -496,7 +518,7 @@ def playout_score(color, meta):
             else:
                 t = 0
                 for d in (-W, -1, 1, W):
-                    t |= 1 << color[q + d]
+                    t |= 1 << S[COLOR, q + d]
                 t &= 6
                 if t == 2:
                     s += 1
@@ -506,27 +528,25 @@ def playout_score(color, meta):
 
 
 @njit(cache=True)
-def run_playout(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearl, nearn, nearm,
-                neargen, geom, values, swap, light, aff, capbuf, libbuf, movebuf, max_moves):
+def run_playout(S, B, T, movebuf, max_moves):
     """Play to the end from the current (value-initialised) state; return moves played.
 
     ``movebuf[i]`` is the point of move ``i`` (0 = pass), negated for White.  Stops after three
-    consecutive passes or when ``meta[M_MOVES]`` reaches ``max_moves``.
+    consecutive passes or when ``S[META, M_MOVES]`` reaches ``max_moves``.
     """
-    W = meta[M_W]
+    W = S[META, M_W]
     n = 0
     passes = 0
-    while meta[M_MOVES] < max_moves:
-        c = meta[M_TOMOVE]
+    while S[META, M_MOVES] < max_moves:
+        c = S[META, M_TOMOVE]
         ci = c - 1
-        if tot[ci] <= 0:
+        if S[META, M_TOT + ci] <= 0:
             p = PASS
             passes += 1
         else:
-            p = sample_move(val, rsum, tot, ci, W)
+            p = sample_move(S, ci, W)
             passes = 0
-        play_update(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearl, nearn, nearm,
-                    neargen, geom, values, swap, light, aff, capbuf, libbuf, p, c)
+        play_update(S, B, T, p, c)
         movebuf[n] = p if c == BLACK else -p
         n += 1
         if passes >= 3:
@@ -538,75 +558,80 @@ def run_playout(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearl,
 # Python layer
 # ---------------------------------------------------------------------------------------------
 class PlayoutState:
-    """A board plus incremental value arrays, for running playouts from a position.
+    """A board plus incremental value rows, for running playouts from a position.
 
     ``PlayoutState(board, table)`` computes every value from scratch (near set from the board's
-    last move).  ``val[c - 1, q]`` is colour ``c``'s value at padded point ``q``.
+    last move).  ``value(q, c)`` is colour ``c``'s value at padded point ``q``.
     """
 
-    def __init__(self, board: Board, table: Table):
+    def __init__(self, board: Board, table: "Table"):
         self.board = board.copy()
         self.table = table
-        size = board.color.shape[0]
-        W = board.W
-        self.val = np.zeros((2, size), np.int64)
-        self.rsum = np.zeros((2, W), np.int64)
-        self.tot = np.zeros(2, np.int64)
-        self.nearl = np.zeros((2, size), np.int32)
-        self.nearn = np.zeros(2, np.int64)
-        self.nearm = np.zeros((2, size), np.int64)
-        self.neargen = np.ones(2, np.int64)
-        self.aff = np.zeros(17 * size, np.int32)
-        self.capbuf = np.zeros(size, np.int32)
-        self.libbuf = np.zeros(2 * size + 1, np.int32)
-        color, rep, nxt, nlib, ssize, mark, meta = self.board.arrays
-        last = int(meta[M_LAST])
+        self.S = self.board.S
+        self.B = self.board.B
+        S = self.S
+        S[VAL : VAL + 2] = 0
+        S[NEARM : NEARM + 2] = 0
+        S[META, M_NEARGEN] = 1
+        S[META, M_NEARGEN + 1] = 1
+        S[META, M_NEARN] = 0
+        S[META, M_NEARN + 1] = 0
+        last = int(S[META, M_LAST])
         if last > 0 and not table.light:
-            c_last = 3 - int(meta[M_TOMOVE])
-            meta[M_NCAP] = 0
-            build_near(color, rep, nxt, nlib, mark, meta, self.capbuf, self.nearl, self.nearn,
-                       self.nearm, self.neargen, last, c_last, self.libbuf)
+            c_last = 3 - int(S[META, M_TOMOVE])
+            S[META, M_NCAP] = 0
+            build_near(S, self.B, last, c_last)
         self.refresh()
+
+    @property
+    def val(self) -> np.ndarray:
+        """Values, shape (2, W*W): row 0 Black, row 1 White (a view)."""
+        return self.S[VAL : VAL + 2]
+
+    @property
+    def tot(self) -> np.ndarray:
+        return self.S[META, M_TOT : M_TOT + 2]
+
+    @property
+    def rsum(self) -> np.ndarray:
+        return self.S[RSUM : RSUM + 2]
 
     def refresh(self) -> None:
         """Recompute all values from scratch."""
-        init_values(*self.board.arrays, self.val, self.rsum, self.tot, self.nearm, self.neargen,
-                    self.table.geometry, self.table.values, SWAP, self.table.light, self.libbuf)
-
-    def kernel_args(self) -> tuple:
-        """Arguments of :func:`play_update`/:func:`run_playout` up to (excluding) the move."""
-        return (*self.board.arrays, self.val, self.rsum, self.tot, self.nearl, self.nearn,
-                self.nearm, self.neargen, self.table.geometry, self.table.values, SWAP,
-                self.table.light, self.aff, self.capbuf, self.libbuf)
+        init_values(self.S, self.B, self.table.T)
 
     def play(self, p: int, c: int | None = None) -> None:
         """Play without legality checks (use :meth:`Board.is_legal` first) and update values."""
-        c = int(self.board.meta[M_TOMOVE]) if c is None else c
-        play_update(*self.kernel_args(), p, c)
+        c = int(self.S[META, M_TOMOVE]) if c is None else c
+        play_update(self.S, self.B, self.table.T, p, c)
 
     def value(self, p: int, c: int) -> int:
-        return int(self.val[c - 1, p])
+        return int(self.S[VAL + c - 1, p])
 
     def code(self, p: int, c: int) -> int:
         """The property code of ``c`` at empty ``p`` including the near bit (for tests)."""
-        color, rep, nxt, nlib, ssize, mark, meta = self.board.arrays
-        lb, lw, cb, cw = point_codes(color, rep, nxt, nlib, ssize, mark, meta, p, self.libbuf)
+        lb, lw, cb, cw = point_codes(self.S, self.B, p)
         code = cb if c == BLACK else cw
-        if self.nearm[c - 1, p] == self.neargen[c - 1]:
+        if self.S[NEARM + c - 1, p] == self.S[META, M_NEARGEN + c - 1]:
             code |= 1
         return int(code)
 
     def near_points(self, c: int) -> list[int]:
         """Points marked near for colour ``c`` (the side replying to the last move)."""
-        return sorted(int(x) for x in self.nearl[c - 1, : self.nearn[c - 1]])
+        return sorted(int(x) for x in self.S[NEARL + c - 1, : self.S[META, M_NEARN + c - 1]])
+
+    def step(self, max_moves: int) -> int:
+        """Run the playout until ``max_moves`` moves in all; returns moves played now."""
+        movebuf = np.zeros(max(1, max_moves - int(self.S[META, M_MOVES])) + 4, np.int64)
+        return int(run_playout(self.S, self.B, self.table.T, movebuf, max_moves))
 
     def run(self, seed: int | None = None, max_moves: int = 600) -> tuple[int, np.ndarray]:
         """One playout in place from this state; returns (Black-minus-White score, moves)."""
         if seed is not None:
             seed_rng(seed)
-        movebuf = np.zeros(max_moves + 4, np.int32)
-        n = run_playout(*self.kernel_args(), movebuf, max_moves)
-        return int(playout_score(self.board.color, self.board.meta)), movebuf[:n]
+        movebuf = np.zeros(max_moves + 4, np.int64)
+        n = run_playout(self.S, self.B, self.table.T, movebuf, int(self.S[META, M_MOVES]) + max_moves)
+        return int(playout_score(self.S)), movebuf[:n]
 
 
 @njit(cache=True)
@@ -616,40 +641,21 @@ def seed_rng(seed):
 
 
 @njit(cache=True)
-def run_many(color0, rep0, nxt0, nlib0, ssize0, mark0, meta0, val0, rsum0, tot0, nearl0, nearn0,
-             nearm0, neargen0, geom, values, swap, light, aff, capbuf, libbuf, n_playouts,
-             max_moves, seed):
-    """Run ``n_playouts`` from copies of the given state; return (black wins, total moves)."""
+def run_many(S0, B, T, n_playouts, max_moves, seed):
+    """Run ``n_playouts`` from copies of ``S0``; return (Black wins at komi 0, total moves)."""
     np.random.seed(seed)
-    movebuf = np.zeros(max_moves + 4, np.int32)
+    movebuf = np.zeros(max_moves + 4, np.int64)
+    S = S0.copy()
     wins = 0
     moves = 0
     for _ in range(n_playouts):
-        color = color0.copy()
-        rep = rep0.copy()
-        nxt = nxt0.copy()
-        nlib = nlib0.copy()
-        ssize = ssize0.copy()
-        mark = mark0.copy()
-        meta = meta0.copy()
-        val = val0.copy()
-        rsum = rsum0.copy()
-        tot = tot0.copy()
-        nearl = nearl0.copy()
-        nearn = nearn0.copy()
-        nearm = nearm0.copy()
-        neargen = neargen0.copy()
-        moves += run_playout(color, rep, nxt, nlib, ssize, mark, meta, val, rsum, tot, nearl, nearn,
-                             nearm, neargen, geom, values, swap, light, aff, capbuf, libbuf,
-                             movebuf, max_moves)
-        if playout_score(color, meta) > 0:
+        S[:, :] = S0
+        moves += run_playout(S, B, T, movebuf, max_moves)
+        if playout_score(S) > 0:
             wins += 1
     return wins, moves
 
 
-def playouts_from(state: PlayoutState, n: int, seed: int = 1, max_moves: int = 600, komi: float = 0.0):
-    """Run ``n`` playouts from copies of ``state``; return (black wins with komi 0, total moves)."""
-    return run_many(*state.board.arrays, state.val, state.rsum, state.tot, state.nearl, state.nearn,
-                    state.nearm, state.neargen, state.table.geometry, state.table.values, SWAP,
-                    state.table.light, state.aff, state.capbuf, state.libbuf, n,
-                    int(state.board.meta[M_MOVES]) + max_moves, seed)
+def playouts_from(state: PlayoutState, n: int, seed: int = 1, max_moves: int = 600):
+    """Run ``n`` playouts from copies of ``state``; return (Black wins at komi 0, total moves)."""
+    return run_many(state.S, state.B, state.table.T, n, int(state.S[META, M_MOVES]) + max_moves, seed)
