@@ -17,6 +17,7 @@ reference-counts every array passed between kernels, which dominated the cost pe
 * ``S[SSIZE]`` -- stones in the string, indexed by representative;
 * ``S[MARK]``  -- scratch stamps (no meaning between calls);
 * ``S[META]``  -- the ``M_*`` fields (size, ko point, side to move, hash, ...);
+* ``S[EMP]``, ``S[EIDX]`` -- the empty points (first ``S[META, M_NEMPTY]``) and their indices;
 * rows ``VAL`` .. ``RSUM`` -- the playouts' incremental values (:mod:`playout.go.playout`).
 
 ``B`` = int64[:func:`scratch_len`] is scratch (affected points, captured points).
@@ -45,11 +46,12 @@ MIN_SIZE, MAX_SIZE = 5, 19
 
 # rows of the state array S (int64[NROWS, W*W]); rows VAL.. are used by the playouts only
 COLOR, REP, NXT, NLIB, SSIZE, MARK, VAL, NEARM, NEARL, SEEN, META, RSUM = 0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 13, 14
-NROWS = 16
+EMP, EIDX = 16, 17  # list of empty points and each point's index in it
+NROWS = 18
 # fields of row META
 M_N, M_W, M_KO, M_TOMOVE, M_PASSES, M_LAST, M_MOVES, M_HASH, M_STAMP = 0, 1, 2, 3, 4, 5, 6, 7, 8
 M_CAPB, M_CAPW, M_NCAP, M_LAST2 = 9, 10, 11, 12
-M_TOT, M_NEARN, M_NEARGEN, M_SEEN = 14, 16, 18, 20  # two slots each (Black, White) but M_SEEN
+M_TOT, M_NEARN, M_NEARGEN, M_SEEN, M_NEMPTY = 14, 16, 18, 20, 21  # two slots: M_TOT..M_NEARGEN
 META_LEN = 24
 
 
@@ -160,21 +162,22 @@ def _add(B, naff, p):
 
 
 @njit(cache=True)
-def play(S, B, p, c):
-    """Play ``c`` at ``p`` (assumed legal; ``PASS`` allowed) and update every state array.
+def play(S, B, p, c, track):
+    """Play ``c`` at ``p`` (assumed legal; ``PASS`` allowed) and update the rows of ``S``.
 
-    ``aff`` receives the points whose 3x3 neighbourhood or move properties may have changed
-    (neighbours of the move and of captured stones, liberties of strings whose liberty count
-    changed near the atari range, old and new ko points); duplicates are possible.
-    ``capbuf`` receives the captured points (their number is ``S[META, M_NCAP]``).
-    Returns the number of points written to ``aff``.
+    ``B[:naff]`` receives the points whose 3x3 neighbourhood or move properties may have
+    changed (neighbours of the move and of captured stones, liberties of strings whose liberty
+    count changed near the atari range, old and new ko points); duplicates are possible.
+    ``B[16 n:]`` receives the captured points (their number is ``S[META, M_NCAP]``).
+    Returns ``naff``.  With ``track`` False nothing is written to ``B[:16 n]`` (faster; for
+    callers that keep no incremental values).
     """
     W = S[META, M_W]
     opp = 3 - c
     naff = 0
     c0 = 16 * S.shape[1]  # captured points go to B[c0:]
     oldko = S[META, M_KO]
-    if oldko != 0:
+    if oldko != 0 and track:
         naff = _add(B, naff, oldko)
     S[META, M_KO] = 0
     S[META, M_NCAP] = 0
@@ -187,9 +190,10 @@ def play(S, B, p, c):
         S[META, M_PASSES] += 1
         return naff
     S[META, M_PASSES] = 0
-    for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
-        naff = _add(B, naff, p + d)
-    naff = _add(B, naff, p)
+    if track:
+        for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
+            naff = _add(B, naff, p + d)
+        naff = _add(B, naff, p)
 
     # neighbours: distinct own and opponent strings, empties
     own0 = -1
@@ -237,6 +241,13 @@ def play(S, B, p, c):
                 nopp += 1
 
     S[COLOR, p] = c
+    # remove p from the empty list
+    ne_ = S[META, M_NEMPTY] - 1
+    i_ = S[EIDX, p]
+    last_ = S[EMP, ne_]
+    S[EMP, i_] = last_
+    S[EIDX, last_] = i_
+    S[META, M_NEMPTY] = ne_
     S[META, M_HASH] ^= ZOBRIST[c, p]
     # opponent strings lose the liberty p
     for s in (x0, x1, x2, x3):
@@ -300,13 +311,16 @@ def play(S, B, p, c):
             q = s
             while True:
                 S[COLOR, q] = EMPTY
+                S[EIDX, q] = S[META, M_NEMPTY]
+                S[EMP, S[META, M_NEMPTY]] = q
+                S[META, M_NEMPTY] += 1
                 S[META, M_HASH] ^= ZOBRIST[opp, q]
                 B[c0 + ncap] = q
                 ncap += 1
                 q = S[NXT, q]
                 if q == s:
                     break
-        elif S[NLIB, s] <= 2:
+        elif S[NLIB, s] <= 2 and track:
             naff = _add_libs(S, s, B, naff)
     if ncap > 0:
         if c == BLACK:
@@ -331,12 +345,13 @@ def play(S, B, p, c):
                             a1 = s
                         else:
                             a2 = s
-            for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
-                naff = _add(B, naff, q + d)
-            naff = _add(B, naff, q)
+            if track:
+                for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
+                    naff = _add(B, naff, q + d)
+                naff = _add(B, naff, q)
         # liberties of the capturing strings changed: refresh them
         st2 = new_stamp(S)
-        for i in range(ncap):
+        for i in range(ncap if track else 0):
             q = B[c0 + i]
             for d in (-W, -1, 1, W):
                 r = q + d
@@ -347,11 +362,11 @@ def play(S, B, p, c):
                         naff = _add_libs_nostamp(S, s, B, naff)
         if ncap == 1 and S[SSIZE, base] == 1 and S[NLIB, base] == 1:
             S[META, M_KO] = B[c0]
-            naff = _add(B, naff, B[c0])
-    if nown > 0 and (minold <= 2 or S[NLIB, base] <= 2):
+            if track:
+                naff = _add(B, naff, B[c0])
+    # (the liberties of a lone new stone are its neighbours, already listed)
+    if track and nown > 0 and (minold <= 2 or S[NLIB, base] <= 2):
         naff = _add_libs(S, base, B, naff)
-    elif nown == 0 and S[NLIB, base] <= 2:
-        pass  # liberties of a lone stone are its neighbours, already listed
     return naff
 
 
@@ -442,9 +457,15 @@ def _rebuild_strings(S):
     W = S[META, M_W]
     size = W * W
     stack = np.empty(size, np.int32)
+    ne = 0
     for p in range(size):
         S[REP, p] = 0
         S[NXT, p] = p
+        if S[COLOR, p] == EMPTY:
+            S[EMP, ne] = p
+            S[EIDX, p] = ne
+            ne += 1
+    S[META, M_NEMPTY] = ne
     st = new_stamp(S)
     for r in range(N):
         for k in range(N):
@@ -544,6 +565,7 @@ class Board:
             S[META, M_TOMOVE] = BLACK
             S[META, M_LAST] = -1
             S[META, M_LAST2] = -1
+            _rebuild_strings(S)
             self.S = S
             self.history = [self.position_hash]
         self.B = np.zeros(scratch_len(n), np.int64)
@@ -638,7 +660,7 @@ class Board:
     def _play_raw(self, p: int, c: int) -> int:
         if c != self.S[META, M_TOMOVE]:
             self.to_move = c
-        play(self.S, self.B, p, c)
+        play(self.S, self.B, p, c, False)
         return int(self.S[META, M_NCAP])
 
     def play(self, p: int, c: int | None = None) -> list[int]:

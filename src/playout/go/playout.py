@@ -39,6 +39,7 @@ from playout.go.board import (
     BLACK,
     BORDER,
     COLOR,
+    EMP,
     EMPTY,
     M_KO,
     M_LAST,
@@ -46,6 +47,7 @@ from playout.go.board import (
     M_NCAP,
     M_NEARGEN,
     M_NEARN,
+    M_NEMPTY,
     M_SEEN,
     M_TOMOVE,
     M_TOT,
@@ -69,7 +71,7 @@ from playout.go.board import (
 )
 
 # layout of the table array T (int64): header, geometry, swap, values[class * 256 + code]
-T_LIGHT, T_NCLASS = 0, 1
+T_LIGHT, T_NCLASS, T_VMAX = 0, 1, 2
 T_GEOM = 8
 T_SWAP = T_GEOM + 65536
 T_VALUES = T_SWAP + 65536
@@ -147,6 +149,7 @@ class Table:
         T = np.zeros(T_VALUES + nc * 256, np.int64)
         T[T_LIGHT] = int(self.light)
         T[T_NCLASS] = nc
+        T[T_VMAX] = max(1, int(self.values.max()))
         T[T_GEOM : T_GEOM + 65536] = self.geometry
         T[T_SWAP : T_SWAP + 65536] = SWAP
         T[T_VALUES:] = self.values.ravel()
@@ -447,7 +450,7 @@ def play_update(S, B, T, p, c):
     base = 17 * S.shape[1]  # old near set saved in B[17 n:]
     for i in range(nold):
         B[base + i] = S[NEARL + o, i]
-    naff = play(S, B, p, c)
+    naff = play(S, B, p, c, True)
     if not light:
         build_near(S, B, p, c)
     # recompute each listed point once (stamps in row SEEN)
@@ -527,26 +530,84 @@ def playout_score(S):
     return s
 
 
+@njit(cache=True, inline="always")
+def light_value(S, T, q, c):
+    """Value of ``c`` at ``q`` for a light table (geometry only): 0 if occupied or illegal."""
+    if S[COLOR, q] != EMPTY:
+        return 0
+    idx = nbr_index(S, S[META, M_W], q)
+    if c == WHITE:
+        idx = T[T_SWAP + idx]
+    v = T[T_VALUES + T[T_GEOM + idx] * 256]
+    if v != 0:
+        if (q == S[META, M_KO] and c == S[META, M_TOMOVE]) or is_suicide(S, q, c):
+            return 0
+    return v
+
+
+@njit(cache=True)
+def sample_light(S, T, c):
+    """A move of ``c`` drawn with probability proportional to its light-table value (0: pass).
+
+    Rejection sampling over the empty-point list: a uniformly drawn empty point is accepted
+    with probability ``value / vmax``, which yields exactly the proportional distribution; after
+    12 rejections the values of all empty points are summed and drawn from directly (0 is
+    returned if they are all 0).
+    """
+    vmax = T[T_VMAX]
+    ne = S[META, M_NEMPTY]
+    if ne == 0:
+        return PASS
+    for _ in range(12):
+        q = S[EMP, np.random.randint(0, ne)]
+        v = light_value(S, T, q, c)
+        if v == 0:
+            continue
+        if v >= vmax or np.random.randint(0, vmax) < v:
+            return q
+    total = 0
+    for k in range(ne):
+        total += light_value(S, T, S[EMP, k], c)
+    if total == 0:
+        return PASS
+    r = np.random.randint(0, total)
+    for k in range(ne):
+        q = S[EMP, k]
+        v = light_value(S, T, q, c)
+        if r < v:
+            return q
+        r -= v
+    return PASS
+
+
 @njit(cache=True)
 def run_playout(S, B, T, movebuf, max_moves):
     """Play to the end from the current (value-initialised) state; return moves played.
 
     ``movebuf[i]`` is the point of move ``i`` (0 = pass), negated for White.  Stops after three
-    consecutive passes or when ``S[META, M_MOVES]`` reaches ``max_moves``.
+    consecutive passes or when ``S[META, M_MOVES]`` reaches ``max_moves``.  With a light table
+    the value rows are not maintained (moves come from :func:`sample_light`); call
+    :func:`init_values` before reading them again.
     """
     W = S[META, M_W]
     n = 0
     passes = 0
+    light = T[T_LIGHT] != 0
     while S[META, M_MOVES] < max_moves:
         c = S[META, M_TOMOVE]
         ci = c - 1
-        if S[META, M_TOT + ci] <= 0:
-            p = PASS
-            passes += 1
+        if light:
+            p = sample_light(S, T, c)
+            passes = passes + 1 if p == PASS else 0
+            play(S, B, p, c, False)
         else:
-            p = sample_move(S, ci, W)
-            passes = 0
-        play_update(S, B, T, p, c)
+            if S[META, M_TOT + ci] <= 0:
+                p = PASS
+                passes += 1
+            else:
+                p = sample_move(S, ci, W)
+                passes = 0
+            play_update(S, B, T, p, c)
         movebuf[n] = p if c == BLACK else -p
         n += 1
         if passes >= 3:
