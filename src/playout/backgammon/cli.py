@@ -1,0 +1,299 @@
+"""``playout bg``: hint, eval, cube, rollout, play (and ``pr`` / ``benchmark`` when present).
+
+POSITION is a gnubg position ID, ``positionID:matchID``, an XGID, or 26
+comma-separated board26 numbers.  Plies use XG numbering (1 = raw net); gnubg's
+spelling is accepted as ``0g``/``1g``/``2g`` (= our 1/2/3).  Bad input exits
+with code 2 and a one-line message naming the field.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+
+import click
+import numpy as np
+
+
+def _position(text: str):
+    from playout.backgammon.ids import PositionError, parse_position
+
+    try:
+        return parse_position(text)
+    except PositionError as exc:
+        raise click.BadParameter(str(exc), param_hint="POSITION") from None
+
+
+def _dice(text: str | None, pos=None):
+    if text is None:
+        return pos.dice if pos is not None else None
+    t = text.replace("-", "").replace(",", "").replace(" ", "")
+    if len(t) != 2 or not t.isdigit() or not all("1" <= c <= "6" for c in t):
+        raise click.BadParameter(f"impossible dice {text!r} (two digits 1..6, e.g. 31)",
+                                 param_hint="--dice")
+    return int(t[0]), int(t[1])
+
+
+def _ply(text: str) -> int:
+    from playout.backgammon.search import parse_ply
+
+    try:
+        return parse_ply(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--ply") from None
+
+
+def _evaluator(name: str):
+    from playout.backgammon.evaluators import get_evaluator
+
+    try:
+        return get_evaluator(name)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--evaluator") from None
+
+
+def move_text(before, after) -> str:
+    """A compact description of a play: source points -> destinations (25 bar, 0 off, * hit)."""
+    b = np.asarray(before, dtype=np.int64)
+    a = np.asarray(after, dtype=np.int64)
+    src, dst = [], []
+    for p in range(25, 0, -1):
+        mb = max(b[p], 0) if p < 25 else b[25]
+        ma = max(a[p], 0) if p < 25 else a[25]
+        if ma < mb:
+            src += [str(p if p < 25 else "bar")] * int(mb - ma)
+        elif ma > mb:
+            hit = "*" if p < 25 and b[p] == -1 else ""
+            dst += [f"{p}{hit}"] + [str(p)] * int(ma - mb - 1)
+    off = int((b[1:26][b[1:26] > 0].sum() + 0) - (a[1:26][a[1:26] > 0].sum()))
+    dst += ["off"] * off
+    if not src:
+        return "(no play)"
+    return " ".join(src) + " -> " + " ".join(dst)
+
+
+_common = [
+    click.option("--evaluator", "evaluator", default="net", show_default=True,
+                 help="net | pubeval | gnubg | bgsage | path/to/net.npz"),
+    click.option("--json", "as_json", is_flag=True, help="machine-readable output"),
+]
+
+
+def common(f):
+    for opt in reversed(_common):
+        f = opt(f)
+    return f
+
+
+class BgGroup(click.Group):
+    """Adds ``pr`` and ``benchmark`` from ``playout.backgammon.cli_pr`` when that module exists."""
+
+    _lazy = {"pr": "pr", "benchmark": "benchmark"}
+
+    def list_commands(self, ctx):
+        names = set(super().list_commands(ctx))
+        try:
+            mod = importlib.import_module("playout.backgammon.cli_pr")
+            names |= {n for n, a in self._lazy.items() if hasattr(mod, a)}
+        except ImportError:
+            pass
+        return sorted(names)
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is not None or name not in self._lazy:
+            return cmd
+        try:
+            return getattr(importlib.import_module("playout.backgammon.cli_pr"), self._lazy[name])
+        except (ImportError, AttributeError):
+            return None
+
+
+@click.group(cls=BgGroup)
+def bg() -> None:
+    """Backgammon analysis: hints, evaluations, cube actions, rollouts, self-play."""
+
+
+@bg.command()
+@click.argument("position")
+@click.option("--dice", help="the roll to play, e.g. 31 (default: from the match ID/XGID)")
+@click.option("--ply", default="1", show_default=True, help="XG numbering (1 = raw net); gnubg's 0g/1g/2g")
+@click.option("--top", default=10, show_default=True, help="candidates to show")
+@common
+def hint(position, dice, ply, top, evaluator, as_json):
+    """Ranked plays for POSITION with --dice, by cubeless money equity."""
+    from playout.backgammon.ids import ascii_board, position_id
+    from playout.backgammon.search import choose_move
+
+    pos = _position(position)
+    d = _dice(dice, pos)
+    if d is None:
+        raise click.BadParameter("no dice given and none in the position", param_hint="--dice")
+    ev = _evaluator(evaluator)
+    try:
+        mc = choose_move(pos.board, d, ev, _ply(ply))
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    rows = [{"rank": i + 1, "move": move_text(pos.board, c.board), "position_id": position_id(c.board),
+             **c.to_json()} for i, c in enumerate(mc.candidates[:top])]
+    if as_json:
+        click.echo(json.dumps({"position_id": position_id(pos.board), "dice": list(d),
+                               "evaluator": ev.name, "ply": mc.ply, "moves": rows}))
+        return
+    click.echo(ascii_board(pos.board, dice=d))
+    best = rows[0]["equity"]
+    for r in rows:
+        click.echo(f"{r['rank']:>3}. {r['move']:<28} {r['ply']}-ply  eq {r['equity']:+.4f} "
+                   f"({r['equity'] - best:+.4f})  win {r['probs'][0]:.3f} g {r['probs'][1]:.3f} "
+                   f"lg {r['probs'][3]:.3f}")
+
+
+@bg.command("eval")
+@click.argument("position")
+@click.option("--ply", default="1", show_default=True)
+@common
+def eval_(position, ply, evaluator, as_json):
+    """Five probabilities and equity for the side to act in POSITION (pre-roll)."""
+    from playout.backgammon.evaluators import equity
+    from playout.backgammon.ids import ascii_board
+    from playout.backgammon.search import pre_roll_probs
+
+    pos = _position(position)
+    ev = _evaluator(evaluator)
+    try:
+        p = pre_roll_probs(ev, pos.board, _ply(ply))
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    out = {"evaluator": ev.name, "ply": _ply(ply), "probs": [round(float(v), 6) for v in p],
+           "cubeless_equity": round(float(equity(p)), 6)}
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    click.echo(ascii_board(pos.board))
+    names = ("win", "win gammon", "win bg", "lose gammon", "lose bg")
+    for n, v in zip(names, p):
+        click.echo(f"  {n:<12} {v:.4f}")
+    click.echo(f"  cubeless equity {out['cubeless_equity']:+.4f}  ({ev.name}, {out['ply']}-ply)")
+
+
+@bg.command()
+@click.argument("position")
+@click.option("--ply", default="1", show_default=True)
+@click.option("--cube", "cube_value", type=int, default=None, help="cube value (default: from the ID)")
+@click.option("--owner", type=click.Choice(["centered", "player", "opponent"]), default=None)
+@click.option("--jacoby/--no-jacoby", default=True, show_default=True)
+@click.option("--beaver/--no-beaver", default=True, show_default=True)
+@common
+def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
+    """Money cube action (Janowski cubeful equities): ND, DT, DP, double?, take?"""
+    from playout.backgammon.cube import cube_action
+
+    pos = _position(position)
+    if pos.match_length:
+        raise click.ClickException("match play cube decisions are not implemented (money only)")
+    ev = _evaluator(evaluator)
+    try:
+        d = cube_action(pos.board, cube_value or pos.cube_value, owner or pos.cube_owner, ev,
+                        _ply(ply), jacoby=jacoby, beaver=beaver)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--cube") from None
+    if as_json:
+        click.echo(json.dumps(d.to_json()))
+        return
+    click.echo(f"No double      {d.equity_nd:+.4f}\nDouble, take   {d.equity_dt:+.4f}\n"
+               f"Double, pass   {d.equity_dp:+.4f}\nProper action: {d.optimal_action}")
+
+
+@bg.command()
+@click.argument("position")
+@click.option("--dice", help="roll out the candidate plays of this roll (else the position itself)")
+@click.option("--trials", default=1296, show_default=True)
+@click.option("--truncate", default=0, show_default=True, help="half-moves before truncation (0 = none)")
+@click.option("--workers", default=None, type=int, help="processes (0 = in-process; default one per core)")
+@click.option("--candidates", default=5, show_default=True, help="plays to roll out (best at 1-ply)")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--no-vr", is_flag=True, help="no variance reduction")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="JSONL results file (resumed if present)")
+@common
+def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, out_path,
+            evaluator, as_json):
+    """Cubeless rollout of POSITION (or of the candidate plays for --dice), 1-ply play."""
+    from playout.backgammon.rollout import rollout as run
+    from playout.backgammon.search import choose_move
+
+    pos = _position(position)
+    if trials < 1:
+        raise click.BadParameter("must be >= 1", param_hint="--trials")
+    ev = _evaluator(evaluator)
+    if ev.kernel_args() is None:
+        raise click.BadParameter("rollouts need net, pubeval or a .npz", param_hint="--evaluator")
+    d = _dice(dice, pos)
+    try:
+        if d is not None:
+            mc = choose_move(pos.board, d, ev, 1)
+            boards = [c.board for c in mc.candidates[:candidates]]
+            res = run(boards, evaluator=evaluator, trials=trials, truncate=truncate, vr=not no_vr,
+                      seed=seed, workers=workers, out_path=out_path, description="rollout",
+                      post_move=True)
+            for r, b in zip(res, boards):
+                r["move"] = move_text(pos.board, b)
+            res.sort(key=lambda r: -r["equity"])
+        else:
+            res = run([pos.board], evaluator=evaluator, trials=trials, truncate=truncate,
+                      vr=not no_vr, seed=seed, workers=workers, out_path=out_path,
+                      description="rollout", post_move=False)
+    except ValueError as exc:  # e.g. a results file of another job
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps({"evaluator": evaluator, "trials": trials, "truncate": truncate,
+                               "vr": not no_vr, "results": res}))
+        return
+    for r in res:
+        label = r.get("move", "position")
+        click.echo(f"{label:<28} eq {r['equity']:+.4f} +- {r['std_error']:.4f}  "
+                   f"probs {' '.join(f'{v:.3f}' for v in r['probs'])}  ({r['trials']} trials)")
+
+
+@bg.command()
+@click.option("--seed", default=1, show_default=True)
+@click.option("--ply", default="1", show_default=True)
+@click.option("--opponent", default=None, help="evaluator for the second side (default: same)")
+@click.option("--quiet", is_flag=True, help="only the result")
+@common
+def play(seed, ply, opponent, quiet, evaluator, as_json):
+    """Self-play one cubeless game, printing the ASCII board after each play."""
+    from playout.backgammon.board import STARTING_BOARD, flip, game_result
+    from playout.backgammon.ids import ascii_board, position_id
+    from playout.backgammon.search import choose_move
+
+    evs = [_evaluator(evaluator), _evaluator(opponent or evaluator)]
+    n_ply = _ply(ply)
+    rng = random.Random(seed)
+    b = STARTING_BOARD.copy()
+    side = 0
+    while True:
+        d = (rng.randint(1, 6), rng.randint(1, 6))
+        if d[0] != d[1]:
+            break
+    record = []
+    while True:
+        mc = choose_move(b, d, evs[side], n_ply)
+        record.append({"side": side, "position_id": position_id(b), "dice": list(d),
+                       "move": move_text(b, mc.board), "equity": round(mc.equity, 4)})
+        if not quiet and not as_json:
+            click.echo(f"\nplayer {side} ({evs[side].name}) rolls {d[0]}{d[1]}: {record[-1]['move']}")
+            click.echo(ascii_board(mc.board, names=("X", "O") if side == 0 else ("O", "X")))
+        r = game_result(mc.board)
+        if r:
+            winner = side
+            break
+        b = flip(mc.board)
+        side = 1 - side
+        d = (rng.randint(1, 6), rng.randint(1, 6))
+    out = {"winner": winner, "points": int(r), "plies": len(record), "seed": seed}
+    if as_json:
+        click.echo(json.dumps({**out, "record": record}))
+    else:
+        click.echo(f"\nplayer {winner} wins {r} point(s) after {len(record)} plies")

@@ -1,0 +1,271 @@
+"""Position evaluators behind one interface.
+
+``evaluator.evaluate(boards)``: ``boards`` is ``int8[n, 26]`` (board26, each
+from the side to act, *pre-roll*); returns ``float64[n, 5]``: P(win),
+P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon) for the
+side to act (gammon figures include backgammons).  A finished board (one side
+has borne off all 15) gets its exact outcome.
+
+* :class:`PubEval` -- Tesauro's public-domain linear evaluator (1993); it
+  ranks post-move positions, so its score is mapped to P(win) with a logistic
+  and no gammons (its gammon chances are unknown).
+* :class:`NeuralNet` -- ours (:mod:`playout.backgammon.net`), the default.
+* :class:`GnubgEvaluator`, :class:`BgsageEvaluator` -- adapters to the PyPI
+  ``gnubg`` and ``bgsage`` nets (optional extras), for comparison.
+
+Numba kernels (search, rollouts, matches) take an evaluator's
+:meth:`Evaluator.kernel_args` -- ``(kind, W1, b1, W2, b2, pub_race,
+pub_contact)`` with kind 0 = net, 1 = pubeval -- and call :func:`eval_kernel`.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from playout.backgammon import net as _net
+from playout.backgammon.board import checkers_off, flip, game_result, is_race
+
+DATA = Path(str(resources.files("playout.backgammon") / "data"))
+DEFAULT_NET = DATA / "net_td40.npz"
+
+
+def equity(probs) -> np.ndarray | float:
+    """Cubeless money equity ``2 P(win) - 1 + P(wg) - P(lg) + P(wbg) - P(lbg)`` (last axis = 5)."""
+    p = np.asarray(probs, dtype=np.float64)
+    e = 2.0 * p[..., 0] - 1.0 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4]
+    return float(e) if e.ndim == 0 else e
+
+
+def invert_probs(probs) -> np.ndarray:
+    """The other side's five probabilities (win <-> lose), last axis = 5."""
+    p = np.asarray(probs, dtype=np.float64)
+    return np.stack([1.0 - p[..., 0], p[..., 3], p[..., 4], p[..., 1], p[..., 2]], axis=-1)
+
+
+# -- pubeval ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def pubeval_score(race, contact, b):
+    """Tesauro's pubeval score of post-move board26 ``b`` for the side that just moved.
+
+    Inputs as in ``pubeval.c``: for each point j = 1..24 (taken from
+    ``pos[25 - j]``) five units (opponent blot, own blot, own >= 2, own == 3,
+    (own - 3) / 2 for own >= 4), then opponent's bar / 2 and own checkers off / 15.
+    """
+    w = race if is_race(b) else contact
+    s = 0.0
+    for j in range(1, 25):
+        n = b[25 - j]
+        k = 5 * (j - 1)
+        if n == -1:
+            s += w[k]
+        elif n == 1:
+            s += w[k + 1]
+        elif n >= 2:
+            s += w[k + 2]
+            if n == 3:
+                s += w[k + 3]
+            elif n >= 4:
+                s += w[k + 4] * (n - 3) * 0.5
+    off, _ = checkers_off(b)
+    s += w[120] * b[0] * 0.5
+    s += w[121] * off / 15.0
+    return s
+
+
+@njit(cache=True)
+def eval_kernel(kind, W1, b1, W2, b2, pr, pc, b, x, h, out):
+    """Five probabilities for the side to act in pre-roll ``b`` (kind 0 net, 1 pubeval)."""
+    r = game_result(b)
+    if r != 0:
+        _net.terminal_probs(r, out)
+        return
+    if kind == 0:
+        _net.encode(b, x)
+        _net.forward(W1, b1, W2, b2, 1 if is_race(b) else 0, x, h, out)
+        _net.sanitize(out)
+    else:
+        s = pubeval_score(pr, pc, flip(b))  # the opponent just moved
+        out[:] = 0.0
+        out[0] = 1.0 - 1.0 / (1.0 + np.exp(-s))
+
+
+@njit(cache=True)
+def eval_batch_kernel(kind, W1, b1, W2, b2, pr, pc, boards, out):
+    x = np.zeros(W1.shape[1])
+    h = np.zeros(W1.shape[2])
+    o = np.zeros(5)
+    for i in range(boards.shape[0]):
+        eval_kernel(kind, W1, b1, W2, b2, pr, pc, boards[i], x, h, o)
+        out[i, :] = o
+
+
+def _as_boards(boards) -> np.ndarray:
+    b = np.ascontiguousarray(boards, dtype=np.int8)
+    if b.ndim == 1:
+        b = b[None, :]
+    if b.ndim != 2 or b.shape[1] != 26:
+        raise ValueError(f"boards: expected shape (n, 26), got {b.shape}")
+    return b
+
+
+class Evaluator:
+    """Base class: ``evaluate(int8[n, 26]) -> float64[n, 5]`` for the side to act (pre-roll)."""
+
+    name = "evaluator"
+
+    def evaluate(self, boards) -> np.ndarray:
+        raise NotImplementedError
+
+    def kernel_args(self):
+        """Arguments for the numba kernels, or ``None`` if this evaluator has none."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name})"
+
+
+_DUMMY_W = (np.zeros((2, 1, 1)), np.zeros((2, 1)), np.zeros((2, 1, 5)), np.zeros((2, 5)))
+
+
+class PubEval(Evaluator):
+    """Tesauro's pubeval (weights in ``data/pubeval.npz``; public domain)."""
+
+    name = "pubeval"
+
+    def __init__(self, path: Path | None = None):
+        with np.load(path or DATA / "pubeval.npz", allow_pickle=False) as z:
+            self.race = np.ascontiguousarray(z["race"], dtype=np.float64)
+            self.contact = np.ascontiguousarray(z["contact"], dtype=np.float64)
+
+    def kernel_args(self):
+        return (1, *_DUMMY_W, self.race, self.contact)
+
+    def evaluate(self, boards) -> np.ndarray:
+        b = _as_boards(boards)
+        out = np.zeros((b.shape[0], 5))
+        eval_batch_kernel(*self.kernel_args(), b, out)
+        return out
+
+    def score(self, post_move_board) -> float:
+        """pubeval's raw score of a post-move board (higher = better for the side that moved)."""
+        return float(pubeval_score(self.race, self.contact,
+                                   np.ascontiguousarray(post_move_board, dtype=np.int8)))
+
+
+class NeuralNet(Evaluator):
+    """Our contact + race network (see :mod:`playout.backgammon.net`), loaded from ``.npz``."""
+
+    def __init__(self, path: Path | str | None = None):
+        self.path = Path(path) if path else DEFAULT_NET
+        if not self.path.exists():
+            raise ValueError(f"{self.path}: network file not found")
+        self.W1, self.b1, self.W2, self.b2, self.meta = _net.load_weights(self.path)
+        self.name = f"net-{self.path.stem}"
+        self.hidden = self.W1.shape[2]
+
+    @classmethod
+    def from_arrays(cls, W1, b1, W2, b2, name="net"):
+        self = cls.__new__(cls)
+        self.path = None
+        self.W1, self.b1, self.W2, self.b2 = (np.ascontiguousarray(a, dtype=np.float64)
+                                              for a in (W1, b1, W2, b2))
+        self.meta = {}
+        self.name = name
+        self.hidden = self.W1.shape[2]
+        return self
+
+    def kernel_args(self):
+        return (0, self.W1, self.b1, self.W2, self.b2, np.zeros(122), np.zeros(122))
+
+    def evaluate(self, boards) -> np.ndarray:
+        b = _as_boards(boards)
+        out = np.zeros((b.shape[0], 5))
+        eval_batch_kernel(*self.kernel_args(), b, out)
+        return out
+
+
+class GnubgEvaluator(Evaluator):
+    """gnubg's 0-ply net (PyPI ``gnubg``), cubeless; ``plies`` in gnubg numbering."""
+
+    def __init__(self, plies: int = 0):
+        import gnubg
+
+        self._g = gnubg
+        self._ci = gnubg.cubeinfo()
+        self._ec = gnubg.evalcontext(0, int(plies), 1, 0, 0)
+        self.name = f"gnubg-{plies}ply(gnubg)"
+
+    def evaluate(self, boards) -> np.ndarray:
+        from playout.backgammon.ids import board_to_gnubg
+
+        b = _as_boards(boards)
+        out = np.zeros((b.shape[0], 5))
+        for i, row in enumerate(b):
+            r = game_result(row)
+            if r != 0:
+                tmp = np.zeros(5)
+                _net.terminal_probs(r, tmp)
+                out[i] = tmp
+                continue
+            out[i] = self._g.evaluate(board_to_gnubg(row), self._ci, self._ec)[:5]
+        return out
+
+
+class BgsageEvaluator(Evaluator):
+    """bgsage's production nets (PyPI ``bgsage``) at ``level`` (XG numbering, "1ply".."4ply")."""
+
+    def __init__(self, level: str = "1ply"):
+        import bgsage
+
+        self._bg = bgsage
+        self.level = level
+        self.name = f"bgsage-{level}"
+
+    def evaluate(self, boards) -> np.ndarray:
+        b = _as_boards(boards)
+        out = np.zeros((b.shape[0], 5))
+        todo = []
+        for i, row in enumerate(b):
+            r = game_result(row)
+            if r != 0:
+                tmp = np.zeros(5)
+                _net.terminal_probs(r, tmp)
+                out[i] = tmp
+            else:
+                todo.append(i)
+        if todo:
+            pos = [{"board": [int(v) for v in b[i]], "cube_value": 1, "cube_owner": "centered"}
+                   for i in todo]
+            res = self._bg.batch_evaluate(pos, eval_level=self.level, n_threads=1)
+            for i, r in zip(todo, res):
+                out[i] = _bgsage_probs(r)
+        return out
+
+
+def _bgsage_probs(r) -> np.ndarray:
+    p = r.probs
+    if hasattr(p, "win"):
+        return np.array([p.win, p.gammon_win, p.backgammon_win, p.gammon_loss, p.backgammon_loss])
+    return np.asarray(list(p)[:5], dtype=np.float64)
+
+
+EVALUATORS = {"net": NeuralNet, "pubeval": PubEval, "gnubg": GnubgEvaluator, "bgsage": BgsageEvaluator}
+
+
+def get_evaluator(name: str | None = None) -> Evaluator:
+    """An evaluator by name: ``net`` (default), ``pubeval``, ``gnubg``, ``bgsage``, or a ``.npz`` path."""
+    if name is None or name == "net":
+        return NeuralNet()
+    if name.endswith(".npz"):
+        return NeuralNet(name)
+    if name not in EVALUATORS:
+        raise ValueError(f"evaluator: unknown {name!r} (choose net, pubeval, gnubg, bgsage or a .npz)")
+    try:
+        return EVALUATORS[name]()
+    except ImportError as exc:
+        raise ValueError(f"evaluator {name!r} needs an optional package: {exc}") from None

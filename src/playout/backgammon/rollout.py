@@ -1,0 +1,251 @@
+"""Rollouts (cubeless, money) and evaluator-vs-evaluator games, in numba.
+
+A rollout of a pre-roll board plays ``n_trials`` games to the end (or
+``truncate`` half-moves, then the evaluator's estimate), both sides choosing
+plays at 1-ply.  As users expect from gnubg/XG/bgsage:
+
+* quasi-random dice: trial ``t`` uses roll ``t mod 36`` (ordered pair) first and
+  roll ``(t div 36) mod 36`` second, so 1,296 trials play each pair of opening
+  rolls exactly once; later rolls are random (per-chunk seed);
+* variance reduction: each half-move's *luck* -- the evaluator's value after
+  the best play with the roll drawn minus its mean over the 21 rolls -- is
+  subtracted from the trial's outcome (all five probabilities, from the root
+  side's view), gnubg's scheme;
+* per-candidate rollouts (the board after each candidate play, the opponent to
+  act) with standard errors over trials.
+
+Results: mean five probabilities and cubeless equity from the root side's view
+and the standard error of the equity.  Jobs are run over
+:func:`playout.executor.run_tasks` in chunks keyed ``<candidate>:<chunk>``,
+streamed to JSONL and resumed after a kill.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from playout.backgammon.board import flip, game_result
+from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
+from playout.backgammon.moves import MAX_MOVES, legal_moves_into
+from playout.backgammon.net import invert, money_equity, terminal_probs
+from playout.backgammon.search import _R1, _R2, best_reply
+
+
+@njit(cache=True)
+def _play_best(kind, W1, b1, W2, b2, pr, pc, board, d1, d2, moves, x, h, o, oi, val):
+    """Best 1-ply play; returns its board and writes the mover's probabilities to ``val``."""
+    n = legal_moves_into(board, d1, d2, moves)
+    best = -1e9
+    bi = 0
+    for i in range(n):
+        eval_kernel(kind, W1, b1, W2, b2, pr, pc, flip(moves[i]), x, h, o)
+        invert(o, oi)
+        e = money_equity(oi)
+        if e > best:
+            best = e
+            bi = i
+            val[:] = oi
+    return moves[bi].copy()
+
+
+@njit(cache=True)
+def rollout_trials(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, seed,
+                   truncate, vr, out):
+    """Fill ``out[n_trials, 5]`` with (luck-adjusted) outcomes from the root side's view.
+
+    ``board``: pre-roll, the root side to act.  ``truncate`` <= 0 plays to the end.
+    """
+    np.random.seed(seed)
+    x = np.zeros(W1.shape[1])
+    h = np.zeros(W1.shape[2])
+    o = np.zeros(5)
+    oi = np.zeros(5)
+    val = np.zeros(5)
+    mean = np.zeros(5)
+    luck = np.zeros(5)
+    res = np.zeros(5)
+    moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
+    for t in range(n_trials):
+        tg = first_trial + t
+        b = board.copy()
+        side = 0  # 0 = root side to act
+        luck[:] = 0.0
+        ply = 0
+        while True:
+            r = game_result(b)
+            if r != 0:
+                terminal_probs(r, res)
+                break
+            if truncate > 0 and ply >= truncate:
+                eval_kernel(kind, W1, b1, W2, b2, pr, pc, b, x, h, res)
+                break
+            if ply == 0:
+                q = tg % 36
+            elif ply == 1:
+                q = (tg // 36) % 36
+            else:
+                q = np.random.randint(0, 36)
+            d1 = q // 6 + 1
+            d2 = q % 6 + 1
+            if vr:
+                mean[:] = 0.0
+                for k in range(21):
+                    a1 = _R1[k]
+                    a2 = _R2[k]
+                    w = (1.0 if a1 == a2 else 2.0) / 36.0
+                    _play_best(kind, W1, b1, W2, b2, pr, pc, b, a1, a2, moves, x, h, o, oi, val)
+                    for j in range(5):
+                        mean[j] += w * val[j]
+            nb = _play_best(kind, W1, b1, W2, b2, pr, pc, b, d1, d2, moves, x, h, o, oi, val)
+            if vr:
+                # luck of the side to act, turned to the root's view
+                if side == 0:
+                    for j in range(5):
+                        luck[j] += val[j] - mean[j]
+                else:
+                    invert(val, o)
+                    invert(mean, oi)
+                    for j in range(5):
+                        luck[j] += o[j] - oi[j]
+            b = flip(nb)
+            side = 1 - side
+            ply += 1
+        # res is from the view of the side to act at the end
+        if side == 1:
+            invert(res, o)
+            res[:] = o
+        for j in range(5):
+            out[t, j] = res[j] - luck[j]
+
+
+@njit(cache=True)
+def play_games(ka, W1a, b1a, W2a, b2a, pra, pca, kb, W1b, b1b, W2b, b2b, prb, pcb,
+               n_games, seed, points):
+    """Cubeless money games A vs B, 1-ply each; ``points[g]`` from A's view (+-1/2/3).
+
+    A plays first in even games, B in odd ones; the opening roll is re-rolled
+    until not a double (standard rules).  Seeded: game g uses seed + g.
+    """
+    xa = np.zeros(W1a.shape[1])
+    ha = np.zeros(W1a.shape[2])
+    xb = np.zeros(W1b.shape[1])
+    hb = np.zeros(W1b.shape[2])
+    o = np.zeros(5)
+    oi = np.zeros(5)
+    val = np.zeros(5)
+    moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
+    start = np.array([0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5,
+                      0, 0, 0, 0, 2, 0], dtype=np.int8)
+    for g in range(n_games):
+        np.random.seed(seed + g)
+        b = start.copy()
+        a_to_act = g % 2 == 0
+        while True:
+            d1 = np.random.randint(1, 7)
+            d2 = np.random.randint(1, 7)
+            if d1 != d2:
+                break
+        first = True
+        while True:
+            if not first:
+                d1 = np.random.randint(1, 7)
+                d2 = np.random.randint(1, 7)
+            first = False
+            if a_to_act:
+                nb = _play_best(ka, W1a, b1a, W2a, b2a, pra, pca, b, d1, d2, moves, xa, ha, o, oi, val)
+            else:
+                nb = _play_best(kb, W1b, b1b, W2b, b2b, prb, pcb, b, d1, d2, moves, xb, hb, o, oi, val)
+            r = game_result(nb)
+            if r != 0:
+                points[g] = r if a_to_act else -r
+                break
+            b = flip(nb)
+            a_to_act = not a_to_act
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a proportion k/n (Wilson 1927)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / den
+    hw = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (float(c - hw), float(c + hw))
+
+
+def match(a: Evaluator, b: Evaluator, n_games: int = 1000, seed: int = 1) -> dict:
+    """Play ``n_games`` cubeless money games a vs b; win share with a Wilson 95% interval."""
+    pts = np.zeros(n_games, dtype=np.int64)
+    play_games(*a.kernel_args(), *b.kernel_args(), n_games, seed, pts)
+    wins = int((pts > 0).sum())
+    lo, hi = wilson(wins, n_games)
+    return {"a": a.name, "b": b.name, "games": n_games, "wins": wins,
+            "win_rate": wins / n_games, "wilson95": [round(lo, 4), round(hi, 4)],
+            "points_per_game": float(pts.mean()),
+            "ppg_se": float(pts.std(ddof=1) / np.sqrt(n_games)) if n_games > 1 else 0.0}
+
+
+# -- rollouts over the executor ------------------------------------------------------------
+
+def _rollout_task(task: dict) -> dict:
+    """Executor task: one chunk of trials for one root board (module-level: picklable)."""
+    ev = get_evaluator(task["evaluator"])
+    board = np.array(task["board"], dtype=np.int8)
+    n = int(task["n"])
+    out = np.zeros((n, 5))
+    rollout_trials(*ev.kernel_args(), board, int(task["first"]), n, int(task["seed"]),
+                   int(task["truncate"]), bool(task["vr"]), out)
+    eq = 2 * out[:, 0] - 1 + out[:, 1] - out[:, 3] + out[:, 2] - out[:, 4]
+    return {"n": n, "sum": out.sum(axis=0).tolist(), "eq_sum": float(eq.sum()),
+            "eq_sq": float((eq * eq).sum())}
+
+
+def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int = 0,
+            vr: bool = True, seed: int = 1, chunk: int = 144, workers: int | None = 0,
+            out_path=None, description: str | None = None, post_move: bool = True) -> list[dict]:
+    """Roll out each board; returns per-board dicts (probs, equity, std_error, trials).
+
+    ``post_move=True``: each board is the position *after* a candidate play
+    (mover's view) and results are for that mover; ``False``: pre-roll boards,
+    results for the side to act.  ``evaluator`` is a name for
+    :func:`get_evaluator` (tasks must be picklable).
+    """
+    from playout.executor import run_tasks
+
+    tasks = []
+    for ci, b in enumerate(boards):
+        b = np.asarray(b, dtype=np.int8)
+        root = flip(b) if post_move else b
+        for first in range(0, trials, chunk):
+            tasks.append({"key": f"{ci}:{first // chunk}", "board": [int(v) for v in root],
+                          "first": first, "n": min(chunk, trials - first),
+                          "seed": seed * 1_000_003 + first, "truncate": truncate, "vr": vr,
+                          "evaluator": evaluator})
+    setup = {"kind": "bg-rollout", "evaluator": evaluator, "trials": trials, "truncate": truncate,
+             "vr": vr, "seed": seed, "chunk": chunk, "post_move": post_move,
+             "boards": [[int(v) for v in b] for b in boards]}
+    results = run_tasks(_rollout_task, tasks, out_path=out_path, workers=workers,
+                        description=description, setup=setup)
+    per = [{"n": 0, "sum": np.zeros(5), "eq_sum": 0.0, "eq_sq": 0.0} for _ in boards]
+    for t, r in zip(tasks, results):
+        ci = int(t["key"].split(":")[0])
+        p = per[ci]
+        p["n"] += r["n"]
+        p["sum"] += np.array(r["sum"])
+        p["eq_sum"] += r["eq_sum"]
+        p["eq_sq"] += r["eq_sq"]
+    out = []
+    for b, p in zip(boards, per):
+        n = p["n"]
+        probs = p["sum"] / n
+        eq = p["eq_sum"] / n
+        var = max(p["eq_sq"] / n - eq * eq, 0.0)
+        se = float(np.sqrt(var / max(n - 1, 1)))
+        if post_move:
+            probs = np.array([1 - probs[0], probs[3], probs[4], probs[1], probs[2]])
+            eq = -eq
+        out.append({"board": [int(v) for v in b], "probs": [round(float(v), 6) for v in probs],
+                    "equity": round(float(eq), 6), "std_error": round(se, 6), "trials": n})
+    return out
