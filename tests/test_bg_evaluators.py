@@ -1,0 +1,153 @@
+"""Evaluators (pubeval, our net, gnubg/bgsage adapters), n-ply search and the cube."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from playout.backgammon.board import STARTING_BOARD, flip, is_race
+from playout.backgammon.cube import cube_action, cubeful_equity
+from playout.backgammon.evaluators import NeuralNet, PubEval, equity, invert_probs
+from playout.backgammon.ids import board_from_position_id
+from playout.backgammon.moves import ROLLS, ROLL_WEIGHTS, legal_moves
+from playout.backgammon.search import choose_move, parse_ply, post_move_probs, pre_roll_probs
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
+IDS = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
+
+
+def _pubeval_reference(w_race, w_contact, pos28, race):
+    """Tesauro's pubeval.c transcribed literally (pos[0..27] convention)."""
+    if pos28[26] == 15:
+        return 99999999.0
+    x = [0.0] * 122
+    for j in range(1, 25):
+        jm1 = j - 1
+        n = pos28[25 - j]
+        if n != 0:
+            if n == -1:
+                x[5 * jm1 + 0] = 1.0
+            if n == 1:
+                x[5 * jm1 + 1] = 1.0
+            if n >= 2:
+                x[5 * jm1 + 2] = 1.0
+            if n == 3:
+                x[5 * jm1 + 3] = 1.0
+            if n >= 4:
+                x[5 * jm1 + 4] = (n - 3) / 2.0
+    x[120] = -pos28[0] / 2.0
+    x[121] = pos28[26] / 15.0
+    w = w_race if race else w_contact
+    return sum(a * b for a, b in zip(w, x))
+
+
+def test_pubeval_weights_equal_shared_file():
+    rows = [list(map(float, line.split()))
+            for line in (SHARED / "pubeval_weights.txt").read_text().splitlines() if line.strip()]
+    pe = PubEval()
+    assert np.array_equal(pe.race, np.array(rows[0])) and np.array_equal(pe.contact, np.array(rows[1]))
+
+
+def test_pubeval_matches_literal_transcription():
+    pe = PubEval()
+    n = 0
+    for pid in IDS[::200]:
+        b = board_from_position_id(pid)
+        for m in legal_moves(b, 5, 2):
+            off_me = 15 - int(m[25] + m[1:25][m[1:25] > 0].sum())
+            off_op = 15 - int(m[0] - m[1:25][m[1:25] < 0].sum())
+            pos = [-int(m[0])] + [int(v) for v in m[1:25]] + [int(m[25]), off_me, -off_op]
+            ref = _pubeval_reference(pe.race, pe.contact, pos, is_race(m))
+            assert pe.score(m) == pytest.approx(ref, abs=1e-9)
+            n += 1
+    assert n > 50
+
+
+def test_net_outputs_consistent_and_side_to_act():
+    net = NeuralNet()
+    boards = np.stack([board_from_position_id(p) for p in IDS[:200]])
+    p = net.evaluate(boards)
+    assert p.shape == (200, 5)
+    assert (p >= 0).all() and (p <= 1).all()
+    assert (p[:, 1] <= p[:, 0] + 1e-12).all() and (p[:, 3] <= 1 - p[:, 0] + 1e-12).all()
+    # a crushing position for the side to act: all 15 home vs 15 on our bar side
+    b = np.zeros(26, dtype=np.int8)
+    b[1:4] = 5
+    b[19:22] = -5
+    assert net.evaluate(b)[0, 0] > 0.9
+    assert net.evaluate(flip(b))[0, 0] < 0.1
+    # the opening: the side to act is the favourite (trained nets agree: about 0.52)
+    assert 0.45 < net.evaluate(STARTING_BOARD)[0, 0] < 0.6
+
+
+def test_net_agrees_with_gnubg_on_who_wins():
+    pytest.importorskip("gnubg")
+    from playout.backgammon.evaluators import GnubgEvaluator
+
+    boards = np.stack([board_from_position_id(p) for p in IDS[::40]])
+    ours = NeuralNet().evaluate(boards)[:, 0]
+    theirs = GnubgEvaluator().evaluate(boards)[:, 0]
+    assert np.corrcoef(ours, theirs)[0, 1] > 0.8
+    assert np.mean(np.abs(ours - theirs)) < 0.12
+
+
+def test_bgsage_adapter_side_to_act():
+    pytest.importorskip("bgsage")
+    from playout.backgammon.evaluators import BgsageEvaluator
+
+    p = BgsageEvaluator().evaluate(STARTING_BOARD)[0]
+    assert 0.5 < p[0] < 0.56  # the side to act at the opening is a slight favourite
+
+
+def test_choose_move_1ply_is_argmax_and_2ply_by_hand():
+    net = NeuralNet()
+    b = board_from_position_id(IDS[500])
+    mc = choose_move(b, (4, 2), net, 1)
+    moves = legal_moves(b, 4, 2)
+    eqs = [equity(invert_probs(net.evaluate(flip(m))[0])) for m in moves]
+    assert mc.equity == pytest.approx(max(eqs))
+    assert (mc.board == moves[int(np.argmax(eqs))]).all()
+    # 2-ply of a candidate by hand: opponent's 21 rolls, its 1-ply best reply, our net after it
+    m = mc.board
+    opp = flip(m)
+    acc = np.zeros(5)
+    for (d1, d2), w in zip(ROLLS, ROLL_WEIGHTS):
+        replies = legal_moves(opp, d1, d2)
+        vals = [equity(invert_probs(net.evaluate(flip(r))[0])) for r in replies]
+        best = replies[int(np.argmax(vals))]
+        acc += w * net.evaluate(flip(best))[0]  # our view (we act after the reply)
+    assert np.allclose(post_move_probs(net, m[None], 2)[0], acc)
+
+
+def test_parse_ply_both_spellings():
+    assert parse_ply("1") == 1 and parse_ply("2ply") == 2 and parse_ply("3") == 3
+    assert parse_ply("0") == 1 and parse_ply("0g") == 1 and parse_ply("gnubg:2") == 3
+    with pytest.raises(ValueError, match="ply"):
+        parse_ply("9")
+
+
+def test_cube_janowski_numbers():
+    # gammonless, live-cube TP = 0.2, CP = 0.8; x = 0.68
+    p = [0.78, 0, 0, 0, 0]
+    live_opp = -1 + 2 * (0.78 - 0.2) / 0.8
+    dead = 2 * 0.78 - 1
+    assert cubeful_equity(p, "opponent", 0.68) == pytest.approx(0.68 * live_opp + 0.32 * dead)
+    d = cube_action(STARTING_BOARD, probs=p, jacoby=False)
+    assert d.double and d.take and d.equity_dt == pytest.approx(2 * (0.68 * live_opp + 0.32 * dead))
+    assert not cube_action(STARTING_BOARD, probs=[0.6, 0, 0, 0, 0]).double
+    big = cube_action(STARTING_BOARD, probs=[0.9, 0, 0, 0, 0])
+    assert big.double and not big.take and big.optimal_action == "Double, pass"
+    # symmetric position: centred equity 0; the taker beavers
+    even = cube_action(STARTING_BOARD, probs=[0.5, 0.1, 0, 0.1, 0])
+    assert even.equity_nd == pytest.approx(0.0, abs=1e-9) and even.is_beaver
+    # the opponent owns the cube: no double available
+    assert not cube_action(STARTING_BOARD, 2, "opponent", probs=[0.9, 0, 0, 0, 0]).can_double
+    with pytest.raises(ValueError, match="cube_owner"):
+        cube_action(STARTING_BOARD, 1, "me", probs=p)
+
+
+def test_pre_roll_2ply_close_to_1ply_at_opening():
+    net = NeuralNet()
+    p1 = pre_roll_probs(net, STARTING_BOARD, 1)
+    p2 = pre_roll_probs(net, STARTING_BOARD, 2)
+    assert abs(equity(p1) - equity(p2)) < 0.15

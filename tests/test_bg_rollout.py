@@ -1,0 +1,89 @@
+"""Rollouts (quasi-random dice, variance reduction, truncation, resume), matches, the Game."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from playout.backgammon.board import STARTING_BOARD, flip
+from playout.backgammon.evaluators import NeuralNet, PubEval
+from playout.backgammon.rollout import match, rollout, rollout_trials, wilson
+
+
+def test_bearoff_certain_win_is_exact():
+    b = np.zeros(26, dtype=np.int8)
+    b[1] = 1
+    b[24] = -1  # opponent's checker on its 1-point: the side to act bears off at once
+    out = rollout([b], trials=36, chunk=36, workers=0, post_move=False)[0]
+    assert out["probs"][0] == pytest.approx(1.0) and out["std_error"] == pytest.approx(0.0)
+    assert out["equity"] == pytest.approx(1.0)
+
+
+def test_quasi_random_first_rolls_and_truncation():
+    net = NeuralNet()
+    # truncated after 1 half-move without VR: trial t's outcome depends only on roll t mod 36
+    out = np.zeros((72, 5))
+    rollout_trials(*net.kernel_args(), STARTING_BOARD, 0, 72, 7, 1, False, out)
+    assert np.allclose(out[:36], out[36:])
+    assert len({tuple(np.round(r, 9)) for r in out[:36]}) >= 15  # 21 distinct rolls, some equal
+
+
+def test_variance_reduction_reduces_error_and_agrees():
+    net = NeuralNet()
+    res_vr = rollout([STARTING_BOARD], trials=288, chunk=144, workers=0, post_move=False, truncate=8)[0]
+    res_no = rollout([STARTING_BOARD], trials=288, chunk=144, workers=0, post_move=False,
+                     truncate=8, vr=False)[0]
+    assert res_vr["std_error"] < 0.6 * res_no["std_error"]
+    assert abs(res_vr["equity"] - res_no["equity"]) < 4 * res_no["std_error"]
+    del net
+
+
+def test_rollout_streams_and_resumes(tmp_path):
+    path = tmp_path / "ro.jsonl"
+    b = STARTING_BOARD.copy()
+    first = rollout([b], trials=72, chunk=36, workers=0, truncate=4, out_path=path, post_move=False)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 3  # setup + 2 chunks
+    # simulate a kill after the first chunk: drop the last line; the rerun redoes only that one
+    path.write_text("\n".join(lines[:2]) + "\n")
+    again = rollout([b], trials=72, chunk=36, workers=0, truncate=4, out_path=path, post_move=False)
+    assert again == first
+    assert len(path.read_text().splitlines()) == 3
+    assert json.loads(lines[1])["key"] in ("0:0", "0:1")
+
+
+def test_per_candidate_rollout_is_from_the_mover_view():
+    # a candidate that leaves the mover certain to win when the opponent cannot finish first
+    after = np.zeros(26, dtype=np.int8)
+    after[1] = 1
+    after[19] = -15  # opponent needs many rolls; mover bears off next turn
+    res = rollout([after], trials=36, chunk=36, workers=0, post_move=True)[0]
+    assert res["probs"][0] == pytest.approx(1.0) and res["equity"] >= 1.0
+
+
+def test_match_and_wilson():
+    lo, hi = wilson(60, 100)
+    assert lo < 0.6 < hi and hi - lo == pytest.approx(0.19, abs=0.01)
+    r = match(NeuralNet(), PubEval(), n_games=40, seed=3)
+    assert r["games"] == 40 and 0 <= r["wins"] <= 40
+    assert match(NeuralNet(), PubEval(), n_games=40, seed=3) == r  # seeded
+
+
+def test_game_interface_plays_to_the_end():
+    from playout.backgammon.game import BackgammonGame
+
+    g = BackgammonGame()
+    rng = random.Random(5)
+    s = g.initial_state()
+    assert g.legal_actions(s) == ["roll"]
+    total = 0.0
+    for _ in range(2000):
+        if g.is_terminal(s):
+            break
+        a = rng.choice(g.legal_actions(s))
+        s2 = g.transition(s, a, rng)
+        total += g.checked_reward(s, a, s2)
+        s = s2
+    assert g.is_terminal(s) and total in (1.0, 2.0, 3.0)
+    assert (flip(flip(s.array())) == s.array()).all()
