@@ -13,7 +13,6 @@ from playout.go.playout import (
     Table,
     fallback_uniform_table,
     load_table,
-    run_playout,
     sample_move,
     seed_rng,
 )
@@ -177,14 +176,15 @@ def test_incremental_values_equal_recomputation(name):
     for seed, size in ((1, 9), (2, 7), (3, 13)):
         s = PlayoutState(Board(size), table)
         seed_rng(seed)
-        movebuf = np.zeros(1000, np.int32)
         for _ in range(400):
-            n = s.step(int(s.board.meta[6]) + 1)
+            c = s.board.to_move
+            p = 0 if s.tot[c - 1] == 0 else int(_draw(s.S, c - 1, s.board.W, 1, seed + s.board.meta[6])[1])
+            s.play(p, c)
             val, tot, rsum = s.val.copy(), s.tot.copy(), s.rsum.copy()
             s.refresh()
             assert (val == s.val).all(), np.nonzero(val != s.val)
             assert (tot == s.tot).all() and (rsum == s.rsum).all()
-            if n == 0 or s.board.passes >= 3:
+            if s.board.passes >= 3:
                 break
         s.board.check()
 
@@ -193,9 +193,11 @@ def test_incremental_values_equal_recomputation(name):
 def _draw(S, ci, W, n, seed):
     np.random.seed(seed)
     counts = np.zeros(S.shape[1], np.int64)
+    last = 0
     for _ in range(n):
-        counts[sample_move(S, ci, W)] += 1
-    return counts
+        last = sample_move(S, ci, W)
+        counts[last] += 1
+    return counts, last
 
 
 def test_sampling_is_proportional_to_values_chi_square():
@@ -209,7 +211,7 @@ def test_sampling_is_proportional_to_values_chi_square():
         """
     )
     n = 200_000
-    counts = _draw(s.S, 0, s.board.W, n, 5)
+    counts, _ = _draw(s.S, 0, s.board.W, n, 5)
     vals = s.val[0].astype(float)
     assert counts[vals == 0].sum() == 0
     support = vals > 0
@@ -219,13 +221,46 @@ def test_sampling_is_proportional_to_values_chi_square():
     assert stat < chi2.ppf(0.999, support.sum() - 1)
 
 
-def test_playout_ends_and_scores_all_points():
-    s = PlayoutState(Board(9), load_table("mc_mogo_classic"))
+@pytest.mark.parametrize("name", ["uniform", "mc_mogo_classic"])
+def test_playout_ends_and_scores_all_points(name):
+    s = PlayoutState(Board(9), load_table(name))
     score, moves = s.run(seed=11)
     assert s.board.passes >= 3 or len(moves) >= 600
     assert len(moves) > 60
+    s.refresh()  # (light playouts do not maintain the value rows)
     # it stopped because neither side has a move of value left (only eyes/illegal points)
     assert s.tot[0] == 0 and s.tot[1] == 0
     b = s.board
     assert all(b.color[p] == 0 for p in b.points() if s.val[0, p] or s.val[1, p])
     assert score == b.score() + b.komi  # settled: the playout score is the area score
+
+
+def test_light_sampling_is_uniform_over_non_eye_legal_points():
+    s = state(
+        """
+        . X . O .
+        X . X O .
+        . X . O O
+        X X O . .
+        . X O . .
+        """,
+        table=load_table("uniform"),
+    )
+    from playout.go.playout import sample_light
+
+    @njit(cache=True)
+    def draw(S, T, n, seed):
+        np.random.seed(seed)
+        counts = np.zeros(S.shape[1], np.int64)
+        for _ in range(n):
+            counts[sample_light(S, T, 1)] += 1
+        return counts
+
+    counts = draw(s.S, s.table.T, 60_000, 3)
+    allowed = [p for p in s.board.points() if s.value(p, BLACK) > 0]
+    b = s.board
+    assert b.pt(1, 1) not in allowed and b.pt(0, 0) not in allowed  # Black's own eyes
+    assert set(np.nonzero(counts)[0]) == set(allowed)
+    expected = 60_000 / len(allowed)
+    stat = float(sum((counts[p] - expected) ** 2 / expected for p in allowed))
+    assert stat < chi2.ppf(0.999, len(allowed) - 1)

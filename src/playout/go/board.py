@@ -47,11 +47,13 @@ MIN_SIZE, MAX_SIZE = 5, 19
 # rows of the state array S (int64[NROWS, W*W]); rows VAL.. are used by the playouts only
 COLOR, REP, NXT, NLIB, SSIZE, MARK, VAL, NEARM, NEARL, SEEN, META, RSUM = 0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 13, 14
 EMP, EIDX = 16, 17  # list of empty points and each point's index in it
-NROWS = 18
+CODE = 18  # playouts: cached property code per colour (2 rows), bit 8 = suicide
+NROWS = 20
 # fields of row META
 M_N, M_W, M_KO, M_TOMOVE, M_PASSES, M_LAST, M_MOVES, M_HASH, M_STAMP = 0, 1, 2, 3, 4, 5, 6, 7, 8
 M_CAPB, M_CAPW, M_NCAP, M_LAST2 = 9, 10, 11, 12
 M_TOT, M_NEARN, M_NEARGEN, M_SEEN, M_NEMPTY = 14, 16, 18, 20, 21  # two slots: M_TOT..M_NEARGEN
+M_INVW = 22  # ceil(2**16 / W): row of q is (q * inv) >> 16 exactly for q < W*W (no division)
 META_LEN = 24
 
 
@@ -72,7 +74,7 @@ ZOB_WHITE_TO_MOVE = np.int64(0x2545F4914F6CDD1D)
 # ---------------------------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def new_stamp(S):
     """A fresh stamp value for ``mark`` (resets the array on wrap-around)."""
     S[META, M_STAMP] += 1
@@ -82,7 +84,7 @@ def new_stamp(S):
     return np.int32(S[META, M_STAMP])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def string_libs(S, s, out, off, maxn):
     """Write up to ``maxn`` distinct liberties of the string of ``s`` to ``out[off:]``; return count."""
     W = S[META, M_W]
@@ -104,7 +106,7 @@ def string_libs(S, s, out, off, maxn):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_libs(S, s):
     """Exact liberty count of the string of ``s`` by traversal (used to check ``nlib``)."""
     W = S[META, M_W]
@@ -123,7 +125,7 @@ def count_libs(S, s):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def is_suicide(S, p, c):
     """Whether ``c`` playing at empty ``p`` would be suicide (no liberty, captures nothing)."""
     W = S[META, M_W]
@@ -141,7 +143,7 @@ def is_suicide(S, p, c):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_legal(S, p, c):
     """Whether ``c`` may play at ``p`` (pass is always legal); superko is not checked here."""
     if p == PASS:
@@ -153,7 +155,7 @@ def is_legal(S, p, c):
     return not is_suicide(S, p, c)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _add(B, naff, p):
     if naff < (B.shape[0] - 8) // 18 * 16:
         B[naff] = p
@@ -161,7 +163,7 @@ def _add(B, naff, p):
     return naff
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(S, B, p, c, track):
     """Play ``c`` at ``p`` (assumed legal; ``PASS`` allowed) and update the rows of ``S``.
 
@@ -370,7 +372,7 @@ def play(S, B, p, c, track):
     return naff
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_libs(S, s, B, naff):
     W = S[META, M_W]
     st = new_stamp(S)
@@ -387,7 +389,7 @@ def _add_libs(S, s, B, naff):
     return naff
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_libs_nostamp(S, s, B, naff):
     W = S[META, M_W]
     q = s
@@ -562,6 +564,7 @@ class Board:
             S[NXT, :] = np.arange(n)
             S[META, M_N] = self.size
             S[META, M_W] = W
+            S[META, M_INVW] = -(-65536 // W)
             S[META, M_TOMOVE] = BLACK
             S[META, M_LAST] = -1
             S[META, M_LAST2] = -1

@@ -38,6 +38,7 @@ from numba import njit
 from playout.go.board import (
     BLACK,
     BORDER,
+    CODE,
     COLOR,
     EMP,
     EMPTY,
@@ -46,6 +47,7 @@ from playout.go.board import (
     M_MOVES,
     M_NCAP,
     M_NEARGEN,
+    M_INVW,
     M_NEARN,
     M_NEMPTY,
     M_SEEN,
@@ -70,11 +72,12 @@ from playout.go.board import (
     string_libs,
 )
 
-# layout of the table array T (int64): header, geometry, swap, values[class * 256 + code]
+# layout of the table array T (int32, compact for the caches): header, class of each neighbour
+# index seen by Black, seen by White, values[class * 256 + code] (clipped to 2**31 - 1)
 T_LIGHT, T_NCLASS, T_VMAX = 0, 1, 2
 T_GEOM = 8
-T_SWAP = T_GEOM + 65536
-T_VALUES = T_SWAP + 65536
+T_GEOMW = T_GEOM + 65536
+T_VALUES = T_GEOMW + 65536
 
 #: neighbour offsets in index order NW, N, NE, W, E, SW, S, SE, as multiples of (dy, dx).
 NBR_ORDER = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -146,13 +149,14 @@ class Table:
             raise ValueError("pattern table needs geometry[65536] and values[n_classes, 256]")
         self.light = bool(np.all(self.values == self.values[:, :1]))
         nc = self.values.shape[0]
-        T = np.zeros(T_VALUES + nc * 256, np.int64)
+        T = np.zeros(T_VALUES + nc * 256, np.int32)
+        vals = np.minimum(self.values, 2**31 - 1)
         T[T_LIGHT] = int(self.light)
         T[T_NCLASS] = nc
-        T[T_VMAX] = max(1, int(self.values.max()))
+        T[T_VMAX] = max(1, int(vals.max()))
         T[T_GEOM : T_GEOM + 65536] = self.geometry
-        T[T_SWAP : T_SWAP + 65536] = SWAP
-        T[T_VALUES:] = self.values.ravel()
+        T[T_GEOMW : T_GEOMW + 65536] = self.geometry[SWAP]
+        T[T_VALUES:] = vals.ravel()
         #: the kernels' packed table (see ``T_*``)
         self.T = T
 
@@ -190,7 +194,7 @@ def load_table(name: str | None = None, path: str | None = None) -> Table:
 # ---------------------------------------------------------------------------------------------
 # properties
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def nbr_index(S, W, q):
     """Black-relative 16-bit neighbour index of ``q`` (see module docstring)."""
     return (
@@ -205,7 +209,7 @@ def nbr_index(S, W, q):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_props(S, B, q, c):
     """(suicide, self_atari, captured) for ``c`` playing at empty ``q`` (ko ignored).
 
@@ -318,7 +322,7 @@ def move_props(S, B, q, c):
     return False, nl == 1, ncap
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def point_codes(S, B, q):
     """(legal_black, legal_white, code_black, code_white) at empty ``q``; near bit and ko excluded."""
     sb, ab, cb = move_props(S, B, q, BLACK)
@@ -333,48 +337,80 @@ def point_codes(S, B, q):
 # ---------------------------------------------------------------------------------------------
 # incremental values
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _set_val(S, ci, q, W, v):
     dv = v - S[VAL + ci, q]
     if dv != 0:
         S[VAL + ci, q] = v
-        S[RSUM + ci, q // W] += dv
+        S[RSUM + ci, (q * S[META, M_INVW]) >> 16] += dv
         S[META, M_TOT + ci] += dv
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
+def revalue(S, T, q):
+    """Values at empty ``q`` from the cached property codes (row ``CODE``), near bits and ko."""
+    W = S[META, M_W]
+    idx = nbr_index(S, W, q)
+    gb = T[T_GEOM + idx]
+    gw = T[T_GEOMW + idx]
+    ko = S[META, M_KO]
+    tm = S[META, M_TOMOVE]
+    cb = S[CODE, q]
+    cw = S[CODE + 1, q]
+    vb = 0
+    vw = 0
+    if cb < 256 and not (q == ko and tm == BLACK):
+        if S[NEARM, q] == S[META, M_NEARGEN]:
+            cb |= 1
+        vb = T[T_VALUES + gb * 256 + cb]
+    if cw < 256 and not (q == ko and tm == WHITE):
+        if S[NEARM + 1, q] == S[META, M_NEARGEN + 1]:
+            cw |= 1
+        vw = T[T_VALUES + gw * 256 + cw]
+    _set_val(S, 0, q, W, vb)
+    _set_val(S, 1, q, W, vw)
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def update_point(S, B, T, q):
-    """Recompute both colours' values at ``q`` and fix the partial sums."""
+    """Recompute both colours' values at ``q`` (properties too) and fix the partial sums."""
     W = S[META, M_W]
     if S[COLOR, q] != EMPTY:
         _set_val(S, 0, q, W, 0)
         _set_val(S, 1, q, W, 0)
         return
-    idx = nbr_index(S, W, q)
-    gb = T[T_GEOM + idx]
-    gw = T[T_GEOM + T[T_SWAP + idx]]
-    ko = S[META, M_KO]
-    tm = S[META, M_TOMOVE]
     if T[T_LIGHT] != 0:
+        idx = nbr_index(S, W, q)
+        gb = T[T_GEOM + idx]
+        gw = T[T_GEOMW + idx]
+        ko = S[META, M_KO]
+        tm = S[META, M_TOMOVE]
         vb = T[T_VALUES + gb * 256]
         vw = T[T_VALUES + gw * 256]
         if vb != 0 and (is_suicide(S, q, BLACK) or (q == ko and tm == BLACK)):
             vb = 0
         if vw != 0 and (is_suicide(S, q, WHITE) or (q == ko and tm == WHITE)):
             vw = 0
+        _set_val(S, 0, q, W, vb)
+        _set_val(S, 1, q, W, vw)
+        return
+    # no stone orthogonally adjacent: nothing to capture, >= 2 liberties, legal for both
+    a = S[COLOR, q - W]
+    b = S[COLOR, q + W]
+    d = S[COLOR, q - 1]
+    e = S[COLOR, q + 1]
+    if (a == EMPTY or a == BORDER) and (b == EMPTY or b == BORDER) and (d == EMPTY or d == BORDER) \
+            and (e == EMPTY or e == BORDER):
+        S[CODE, q] = 0
+        S[CODE + 1, q] = 0
     else:
         lb, lw, cb, cw = point_codes(S, B, q)
-        if S[NEARM + 0, q] == S[META, M_NEARGEN + 0]:
-            cb |= 1
-        if S[NEARM + 1, q] == S[META, M_NEARGEN + 1]:
-            cw |= 1
-        vb = T[T_VALUES + gb * 256 + cb] if (lb and not (q == ko and tm == BLACK)) else 0
-        vw = T[T_VALUES + gw * 256 + cw] if (lw and not (q == ko and tm == WHITE)) else 0
-    _set_val(S, 0, q, W, vb)
-    _set_val(S, 1, q, W, vw)
+        S[CODE, q] = cb if lb else 256
+        S[CODE + 1, q] = cw if lw else 256
+    revalue(S, T, q)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_near(S, B, p, c):
     """Replace the near set of the side to move after ``c`` played ``p`` (doc's definition).
 
@@ -440,7 +476,7 @@ def build_near(S, B, p, c):
     S[META, M_NEARN + o] = n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_update(S, B, T, p, c):
     """Play ``c`` at ``p`` and bring values, partial sums and near sets up to date."""
     o = 2 - c
@@ -462,19 +498,20 @@ def play_update(S, B, T, p, c):
             S[SEEN, q] = st
             update_point(S, B, T, q)
     if not light:
+        # near-set changes only flip the near bit: reuse the cached property codes
         for i in range(nold):
             q = B[base + i]
-            if S[SEEN, q] != st:
+            if S[SEEN, q] != st and S[COLOR, q] == EMPTY:
                 S[SEEN, q] = st
-                update_point(S, B, T, q)
+                revalue(S, T, q)
         for i in range(S[META, M_NEARN + o]):
             q = S[NEARL + o, i]
-            if S[SEEN, q] != st:
+            if S[SEEN, q] != st and S[COLOR, q] == EMPTY:
                 S[SEEN, q] = st
-                update_point(S, B, T, q)
+                revalue(S, T, q)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_values(S, B, T):
     """Compute every value from scratch (near sets as currently marked)."""
     S[VAL : VAL + 2, :] = 0
@@ -489,7 +526,7 @@ def init_values(S, B, T):
             update_point(S, B, T, q)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def sample_move(S, ci, W):
     """A point drawn with probability ``S[VAL + ci, q] / S[META, M_TOT + ci]`` (``S[META, M_TOT + ci] > 0``)."""
     r = np.random.randint(0, S[META, M_TOT + ci])
@@ -504,7 +541,7 @@ def sample_move(S, ci, W):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playout_score(S):
     """Black minus White: stones plus empty points whose neighbours are of one colour only."""
     N = S[META, 0]
@@ -530,22 +567,21 @@ def playout_score(S):
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def light_value(S, T, q, c):
     """Value of ``c`` at ``q`` for a light table (geometry only): 0 if occupied or illegal."""
     if S[COLOR, q] != EMPTY:
         return 0
     idx = nbr_index(S, S[META, M_W], q)
-    if c == WHITE:
-        idx = T[T_SWAP + idx]
-    v = T[T_VALUES + T[T_GEOM + idx] * 256]
+    g = T[T_GEOMW + idx] if c == WHITE else T[T_GEOM + idx]
+    v = T[T_VALUES + g * 256]
     if v != 0:
         if (q == S[META, M_KO] and c == S[META, M_TOMOVE]) or is_suicide(S, q, c):
             return 0
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sample_light(S, T, c):
     """A move of ``c`` drawn with probability proportional to its light-table value (0: pass).
 
@@ -580,7 +616,7 @@ def sample_light(S, T, c):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_playout(S, B, T, movebuf, max_moves):
     """Play to the end from the current (value-initialised) state; return moves played.
 
