@@ -95,6 +95,27 @@ def eval_kernel(kind, W1, b1, W2, b2, pr, pc, b, x, h, out):
 
 
 @njit(cache=True)
+def eval_after_move(kind, W1, b1, W2, b2, pr, pc, m, x, h, tmp, out):
+    """The *mover's* five probabilities after its play ``m`` (post-move board26, mover's view).
+
+    Equal to ``invert(eval_kernel(flip(m)))`` without building the flipped board.
+    """
+    r = game_result(m)
+    if r != 0:
+        _net.terminal_probs(r, out)
+        return
+    if kind == 0:
+        _net.encode_flipped(m, x)
+        _net.forward(W1, b1, W2, b2, 1 if is_race(m) else 0, x, h, tmp)
+        _net.sanitize(tmp)
+        _net.invert(tmp, out)
+    else:
+        s = pubeval_score(pr, pc, m)
+        out[:] = 0.0
+        out[0] = 1.0 / (1.0 + np.exp(-s))
+
+
+@njit(cache=True)
 def eval_batch_kernel(kind, W1, b1, W2, b2, pr, pc, boards, out):
     x = np.zeros(W1.shape[1])
     h = np.zeros(W1.shape[2])

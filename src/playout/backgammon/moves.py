@@ -69,7 +69,7 @@ def _hash(b):
 
 
 @njit(cache=True)
-def _add(b, out, n, table, hashes):
+def _add(b, out, n, table, hashes, slots):
     """Insert ``b`` into ``out[:n]`` unless present; returns the new count."""
     h = _hash(b)
     slot = np.int64(h & np.uint64(_HMASK))
@@ -89,7 +89,22 @@ def _add(b, out, n, table, hashes):
     out[n, :] = b
     hashes[n] = h
     table[slot] = n
+    slots[n] = slot
     return n + 1
+
+
+@njit(cache=True, inline="always")
+def _clear(table, slots, n):
+    """Empty the hash table (only the slots the first ``n`` entries used)."""
+    for i in range(n):
+        table[slots[i]] = -1
+
+
+@njit(cache=True)
+def new_workspace():
+    """(table, hashes, slots) work arrays for :func:`legal_moves_ws` (reusable across calls)."""
+    return (np.full(_HSIZE, -1, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.uint64),
+            np.zeros(MAX_MOVES, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -99,9 +114,25 @@ def legal_moves_into(board, d1, d2, out):
     ``out`` must be ``int8[>=MAX_MOVES, 26]``.  When no checker can move the
     single result is ``board`` unchanged (n = 1).
     """
+    table, hashes, slots = new_workspace()
+    return legal_moves_ws(board, d1, d2, out, table, hashes, slots)
+
+
+@njit(cache=True)
+def legal_moves_ws(board, d1, d2, out, table, hashes, slots):
+    """:func:`legal_moves_into` with a caller's workspace from :func:`new_workspace`.
+
+    The hash table is left empty on return, ready for the next call.
+    """
+    n = legal_moves_core(board, d1, d2, out, table, hashes, slots)
+    _clear(table, slots, n if not (n == 1 and slots[0] < 0) else 0)
+    return n
+
+
+@njit(cache=True)
+def legal_moves_core(board, d1, d2, out, table, hashes, slots):
     n = 0
-    table = np.full(_HSIZE, -1, dtype=np.int64)
-    hashes = np.zeros(out.shape[0], dtype=np.uint64)
+    slots[0] = -1
     if d1 == d2:
         d = d1
         # depth-first over up to four plays; sources non-increasing avoids
@@ -113,39 +144,39 @@ def legal_moves_into(board, d1, d2, out):
             b1 = _apply(board, s1, d)
             if best < 1:
                 best = 1
+                _clear(table, slots, n)
                 n = 0
-                table[:] = -1
             for s2 in range(s1, 0, -1):
                 if not _can_move(b1, s2, d):
                     continue
                 b2 = _apply(b1, s2, d)
                 if best < 2:
                     best = 2
+                    _clear(table, slots, n)
                     n = 0
-                    table[:] = -1
                 for s3 in range(s2, 0, -1):
                     if not _can_move(b2, s3, d):
                         continue
                     b3 = _apply(b2, s3, d)
                     if best < 3:
                         best = 3
+                        _clear(table, slots, n)
                         n = 0
-                        table[:] = -1
                     for s4 in range(s3, 0, -1):
                         if not _can_move(b3, s4, d):
                             continue
                         b4 = _apply(b3, s4, d)
                         if best < 4:
                             best = 4
+                            _clear(table, slots, n)
                             n = 0
-                            table[:] = -1
-                        n = _add(b4, out, n, table, hashes)
+                        n = _add(b4, out, n, table, hashes, slots)
                     if best == 3:
-                        n = _add(b3, out, n, table, hashes)
+                        n = _add(b3, out, n, table, hashes, slots)
                 if best == 2:
-                    n = _add(b2, out, n, table, hashes)
+                    n = _add(b2, out, n, table, hashes, slots)
             if best == 1:
-                n = _add(b1, out, n, table, hashes)
+                n = _add(b1, out, n, table, hashes, slots)
         if n == 0:
             out[0, :] = board
             n = 1
@@ -165,14 +196,14 @@ def legal_moves_into(board, d1, d2, out):
                 if not _can_move(b1, s2, c):
                     continue
                 b2 = _apply(b1, s2, c)
-                n_two = _add(b2, out, n_two, table, hashes)
+                n_two = _add(b2, out, n_two, table, hashes, slots)
     if n_two > 0:
         return n_two
     # only one die can be played: the larger if possible
     for a in (hi, lo):
         for s1 in range(25, 0, -1):
             if _can_move(board, s1, a):
-                n = _add(_apply(board, s1, a), out, n, table, hashes)
+                n = _add(_apply(board, s1, a), out, n, table, hashes, slots)
         if n > 0:
             return n
     out[0, :] = board

@@ -81,6 +81,14 @@ def encode(b, x):
     _side_inputs(b, -1, x, 101)
 
 
+@njit(cache=True)
+def encode_flipped(b, x):
+    """Inputs of ``flip(b)`` (the opponent to act) without building the flipped board."""
+    x[:] = 0.0
+    _side_inputs(b, -1, x, 0)
+    _side_inputs(b, 1, x, 101)
+
+
 @njit(cache=True, fastmath=True)
 def _sigmoid(v):
     if v < -40.0:

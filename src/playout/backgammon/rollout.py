@@ -27,25 +27,16 @@ from numba import njit
 
 from playout.backgammon.board import flip, game_result
 from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
-from playout.backgammon.moves import MAX_MOVES, legal_moves_into
+from playout.backgammon.moves import MAX_MOVES, new_workspace
 from playout.backgammon.net import invert, money_equity, terminal_probs
 from playout.backgammon.search import _R1, _R2, best_reply
 
 
 @njit(cache=True)
-def _play_best(kind, W1, b1, W2, b2, pr, pc, board, d1, d2, moves, x, h, o, oi, val):
+def _play_best(kind, W1, b1, W2, b2, pr, pc, board, d1, d2, moves, ws, x, h, o, oi, val):
     """Best 1-ply play; returns its board and writes the mover's probabilities to ``val``."""
-    n = legal_moves_into(board, d1, d2, moves)
-    best = -1e9
-    bi = 0
-    for i in range(n):
-        eval_kernel(kind, W1, b1, W2, b2, pr, pc, flip(moves[i]), x, h, o)
-        invert(o, oi)
-        e = money_equity(oi)
-        if e > best:
-            best = e
-            bi = i
-            val[:] = oi
+    bi, n = best_reply(kind, W1, b1, W2, b2, pr, pc, board, d1, d2, moves, ws, x, h, o, oi)
+    val[:] = oi
     return moves[bi].copy()
 
 
@@ -66,6 +57,7 @@ def rollout_trials(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, s
     luck = np.zeros(5)
     res = np.zeros(5)
     moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
+    ws = new_workspace()
     for t in range(n_trials):
         tg = first_trial + t
         b = board.copy()
@@ -94,10 +86,10 @@ def rollout_trials(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, s
                     a1 = _R1[k]
                     a2 = _R2[k]
                     w = (1.0 if a1 == a2 else 2.0) / 36.0
-                    _play_best(kind, W1, b1, W2, b2, pr, pc, b, a1, a2, moves, x, h, o, oi, val)
+                    _play_best(kind, W1, b1, W2, b2, pr, pc, b, a1, a2, moves, ws, x, h, o, oi, val)
                     for j in range(5):
                         mean[j] += w * val[j]
-            nb = _play_best(kind, W1, b1, W2, b2, pr, pc, b, d1, d2, moves, x, h, o, oi, val)
+            nb = _play_best(kind, W1, b1, W2, b2, pr, pc, b, d1, d2, moves, ws, x, h, o, oi, val)
             if vr:
                 # luck of the side to act, turned to the root's view
                 if side == 0:
@@ -135,6 +127,7 @@ def play_games(ka, W1a, b1a, W2a, b2a, pra, pca, kb, W1b, b1b, W2b, b2b, prb, pc
     oi = np.zeros(5)
     val = np.zeros(5)
     moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
+    ws = new_workspace()
     start = np.array([0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5,
                       0, 0, 0, 0, 2, 0], dtype=np.int8)
     for g in range(n_games):
@@ -153,9 +146,9 @@ def play_games(ka, W1a, b1a, W2a, b2a, pra, pca, kb, W1b, b1b, W2b, b2b, prb, pc
                 d2 = np.random.randint(1, 7)
             first = False
             if a_to_act:
-                nb = _play_best(ka, W1a, b1a, W2a, b2a, pra, pca, b, d1, d2, moves, xa, ha, o, oi, val)
+                nb = _play_best(ka, W1a, b1a, W2a, b2a, pra, pca, b, d1, d2, moves, ws, xa, ha, o, oi, val)
             else:
-                nb = _play_best(kb, W1b, b1b, W2b, b2b, prb, pcb, b, d1, d2, moves, xb, hb, o, oi, val)
+                nb = _play_best(kb, W1b, b1b, W2b, b2b, prb, pcb, b, d1, d2, moves, ws, xb, hb, o, oi, val)
             r = game_result(nb)
             if r != 0:
                 points[g] = r if a_to_act else -r

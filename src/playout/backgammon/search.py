@@ -20,8 +20,8 @@ import numpy as np
 from numba import njit
 
 from playout.backgammon.board import flip, game_result
-from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
-from playout.backgammon.moves import MAX_MOVES, legal_moves, legal_moves_into
+from playout.backgammon.evaluators import Evaluator, eval_after_move, eval_kernel, get_evaluator
+from playout.backgammon.moves import MAX_MOVES, legal_moves, legal_moves_ws, new_workspace
 from playout.backgammon.net import invert, money_equity
 
 _R1 = np.array([1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6], dtype=np.int64)
@@ -29,20 +29,23 @@ _R2 = np.array([1, 1, 2, 1, 2, 3, 1, 2, 3, 4, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 6], 
 
 
 @njit(cache=True)
-def best_reply(kind, W1, b1, W2, b2, pr, pc, board, d1, d2, moves, x, h, o, oi):
-    """(index, count) of the 1-ply best play for the side to act with ``d1 d2``."""
-    n = legal_moves_into(board, d1, d2, moves)
-    if n == 1:
-        return 0, 1
+def best_reply(kind, W1, b1, W2, b2, pr, pc, board, d1, d2, moves, ws, x, h, o, oi):
+    """(index, count) of the 1-ply best play for the side to act with ``d1 d2``.
+
+    ``ws`` is a workspace from :func:`playout.backgammon.moves.new_workspace`;
+    the best play's probabilities (mover's view) are left in ``oi``.
+    """
+    n = legal_moves_ws(board, d1, d2, moves, ws[0], ws[1], ws[2])
     best = -1e9
     bi = 0
+    cur = np.empty(5)
     for i in range(n):
-        eval_kernel(kind, W1, b1, W2, b2, pr, pc, flip(moves[i]), x, h, o)
-        invert(o, oi)
-        e = money_equity(oi)
+        eval_after_move(kind, W1, b1, W2, b2, pr, pc, moves[i], x, h, o, cur)
+        e = money_equity(cur)
         if e > best:
             best = e
             bi = i
+            oi[:] = cur
     return bi, n
 
 
@@ -57,13 +60,14 @@ def value_ply(kind, W1, b1, W2, b2, pr, pc, board, plies, out):
         eval_kernel(kind, W1, b1, W2, b2, pr, pc, board, x, h, out)
         return
     moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
+    ws = new_workspace()
     acc = np.zeros(5)
     sub = np.zeros(5)
     for r in range(21):
         d1 = _R1[r]
         d2 = _R2[r]
         w = (1.0 if d1 == d2 else 2.0) / 36.0
-        bi, n = best_reply(kind, W1, b1, W2, b2, pr, pc, board, d1, d2, moves, x, h, o, oi)
+        bi, n = best_reply(kind, W1, b1, W2, b2, pr, pc, board, d1, d2, moves, ws, x, h, o, oi)
         nxt = flip(moves[bi])
         value_ply(kind, W1, b1, W2, b2, pr, pc, nxt, plies - 1, sub)
         invert(sub, oi)
