@@ -1,0 +1,165 @@
+"""``playout go ...`` and ``playout gtp``: the Go engine's command line (click)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+import click
+
+LAZY = {"patterns": "playout.go.cli_patterns:patterns"}
+
+
+class _GoGroup(click.Group):
+    """The ``go`` group; ``patterns`` is imported only when used."""
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(LAZY))
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is not None or name not in LAZY:
+            return cmd
+        module, attr = LAZY[name].split(":")
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            reason = f"command {name!r} is unavailable: {exc}"
+
+            @click.command(name=name, help=f"(unavailable: {exc})")
+            def unavailable() -> None:
+                raise click.ClickException(reason)
+
+            return unavailable
+
+
+def _table(mc_patterns: str | None, mc_load_patterns: str | None):
+    from playout.go.playout import load_table
+
+    try:
+        return load_table(mc_patterns or "mc_mogo_classic", mc_load_patterns)
+    except (ValueError, OSError) as exc:
+        src = mc_load_patterns or mc_patterns
+        raise click.ClickException(f"cannot load pattern database {src!r}: {exc}") from None
+
+
+def engine_options(f):
+    """Options shared by ``gtp`` and ``go analyze``."""
+    opts = [
+        click.option("--mc-patterns", default=None,
+                     help="Built-in database: uniform, mogo_classic (default), montegnu_classic "
+                          "(with or without the mc_ prefix)."),
+        click.option("--mc-load-patterns", type=click.Path(dir_okay=False), default=None,
+                     help="Database file in GNU Go's mc_*.db format (wins over --mc-patterns)."),
+        click.option("--playouts", type=click.IntRange(1), default=None,
+                     help="Simulations per move (default 10000 unless --seconds)."),
+        click.option("--seconds", type=click.FloatRange(0.01), default=None,
+                     help="Thinking time per move."),
+        click.option("--threads", type=click.IntRange(1, 64), default=1,
+                     help="Search threads (root parallelisation)."),
+        click.option("--seed", type=int, default=1, help="Random seed."),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+@click.group(cls=_GoGroup)
+def go() -> None:
+    """Go: pattern playouts, UCT player, GNU Go cross-checks."""
+
+
+@click.command("gtp")
+@click.option("--boardsize", type=click.IntRange(5, 19), default=9, show_default=True)
+@click.option("--komi", type=float, default=7.0, show_default=True)
+@click.option("--resign", type=click.FloatRange(0, 1), default=0.08, show_default=True,
+              help="Resign below this win rate (0: never).")
+@click.option("--verbose", is_flag=True, help="Print each genmove's analysis on stderr.")
+@engine_options
+def gtp(boardsize, komi, resign, verbose, mc_patterns, mc_load_patterns, playouts, seconds,
+        threads, seed) -> None:
+    """Speak GTP version 2 on stdin/stdout."""
+    from playout.go.gtp import GtpEngine
+
+    table = _table(mc_patterns, mc_load_patterns)
+    eng = GtpEngine(boardsize, komi, table, playouts=playouts if playouts or seconds else 10000,
+                    seconds=seconds, threads=threads, seed=seed, resign=resign)
+    if verbose:
+        eng.log = lambda s: print(s, file=sys.stderr, flush=True)
+    eng.serve()
+
+
+go.add_command(gtp)
+
+
+@go.command("analyze")
+@click.argument("sgf_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per move.")
+@engine_options
+def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed):
+    """Print the engine's choice and win rate before each move of SGF_FILE."""
+    from playout.go.board import point_to_gtp
+    from playout.go.player import Player
+    from playout.go.sgf import SgfError, load_sgf
+
+    table = _table(mc_patterns, mc_load_patterns)
+    try:
+        final = load_sgf(sgf_file)
+    except SgfError as exc:
+        raise click.ClickException(str(exc)) from None
+    pl = Player(table, playouts=playouts if playouts or seconds else 3000, seconds=seconds,
+                threads=threads, seed=seed, resign=0)
+    from playout.go.board import Board
+
+    b = load_sgf(sgf_file, 0)
+    for i, (c, p) in enumerate(final.moves):
+        b.to_move = c
+        info = pl.analyze(b, seconds, None if seconds else pl.playouts)
+        rec = {"move": i + 1, "color": "B" if c == 1 else "W",
+               "played": point_to_gtp(p, b.size), "engine": point_to_gtp(info.move, b.size),
+               "winrate": round(info.winrate, 3), "playouts": info.playouts}
+        if as_json:
+            click.echo(json.dumps(rec))
+        else:
+            click.echo(f"{rec['move']:4d} {rec['color']} played {rec['played']:>4s}  engine "
+                       f"{rec['engine']:>4s}  win rate {rec['winrate']:.3f} ({rec['playouts']} playouts)")
+        b.play(p, c)
+
+
+@go.command("crosscheck")
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--size", type=click.IntRange(5, 19), default=9, show_default=True)
+@click.option("--seed", type=int, default=1)
+def crosscheck(games, size, seed):
+    """Replay random legal games in our board and in GNU Go; report any difference."""
+    from playout.go.match import GNUGO, crosscheck_gnugo
+
+    if GNUGO is None:
+        raise click.ClickException("gnugo is not installed (apt-get install gnugo)")
+    r = crosscheck_gnugo(games, size, seed)
+    for d in r["differences"][:50]:
+        click.echo(d)
+    click.echo(f"{r['games']} games, {r['moves']} moves, {r['legality_checks']} legality checks, "
+               f"{len(r['differences'])} differences")
+    if r["differences"]:
+        sys.exit(1)
+
+
+@go.command("match")
+@click.argument("engine_a")
+@click.argument("engine_b")
+@click.option("--games", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--size", type=click.IntRange(5, 19), default=9, show_default=True)
+@click.option("--komi", type=float, default=7.0, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), required=True, help="JSONL results (resumed).")
+@click.option("--names", default="A,B", show_default=True, help="Two names, comma-separated.")
+def match(engine_a, engine_b, games, size, komi, out, names):
+    """Play ENGINE_A vs ENGINE_B (GTP command lines), colours alternated."""
+    from playout.go.match import play_match
+
+    na = names.split(",")
+    if len(na) != 2:
+        raise click.ClickException("--names needs two names separated by a comma")
+    s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]), log=click.echo)
+    click.echo(json.dumps(s))

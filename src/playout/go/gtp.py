@@ -1,0 +1,303 @@
+"""GTP version 2 engine (Go Text Protocol, Farnebäck's draft 2 spec) over :class:`~playout.go.player.Player`.
+
+Commands: protocol_version, name, version, known_command, list_commands, quit, boardsize,
+clear_board, komi, play, genmove, reg_genmove, undo, showboard, final_score, final_status_list,
+time_settings, time_left, loadsgf, printsgf, kgs-genmove_cleanup.  Any malformed or unknown
+input answers ``? message`` and the engine keeps running.  :meth:`GtpEngine.handle` takes one
+line and returns the full response (``"= ...\\n\\n"``), so tests drive it in-process.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playout.go.board import (
+    BLACK,
+    MAX_SIZE,
+    MIN_SIZE,
+    PASS,
+    WHITE,
+    Board,
+    IllegalMove,
+    gtp_to_point,
+    point_to_gtp,
+)
+from playout.go.player import Player
+from playout.go.playout import Table, load_table
+from playout.go.sgf import SgfError, board_to_sgf, load_sgf
+
+NAME = "playout"
+VERSION = "0.1.0"
+
+
+class GtpFailure(Exception):
+    """A command that fails: answered ``? <message>``."""
+
+
+def parse_color(s: str) -> int:
+    t = s.lower()
+    if t in ("b", "black"):
+        return BLACK
+    if t in ("w", "white"):
+        return WHITE
+    raise GtpFailure("invalid color")
+
+
+class GtpEngine:
+    """The engine state: a :class:`Board` with its undo stack and a :class:`Player`."""
+
+    def __init__(self, size: int = 9, komi: float = 7.0, table: Table | None = None,
+                 playouts: int | None = 10000, seconds: float | None = None, threads: int = 1,
+                 seed: int = 1, resign: float = 0.08):
+        self.player = Player(table or load_table("mc_mogo_classic"), playouts=playouts,
+                             seconds=seconds, threads=threads, seed=seed, resign=resign)
+        self.size = size
+        self.komi = komi
+        self.board = Board(size, komi)
+        self.undo_stack: list[Board] = []
+        self.quit = False
+        self.log = None  # a callable for analysis lines (stderr in the CLI)
+        self.commands = {
+            "protocol_version": self.cmd_protocol_version,
+            "name": lambda a: NAME,
+            "version": lambda a: VERSION,
+            "known_command": self.cmd_known_command,
+            "list_commands": lambda a: "\n".join(sorted(self.commands)),
+            "quit": self.cmd_quit,
+            "boardsize": self.cmd_boardsize,
+            "clear_board": self.cmd_clear_board,
+            "komi": self.cmd_komi,
+            "play": self.cmd_play,
+            "genmove": self.cmd_genmove,
+            "reg_genmove": self.cmd_reg_genmove,
+            "kgs-genmove_cleanup": self.cmd_genmove_cleanup,
+            "undo": self.cmd_undo,
+            "showboard": lambda a: "\n" + str(self.board),
+            "final_score": self.cmd_final_score,
+            "final_status_list": self.cmd_final_status_list,
+            "time_settings": self.cmd_time_settings,
+            "time_left": self.cmd_time_left,
+            "loadsgf": self.cmd_loadsgf,
+            "printsgf": self.cmd_printsgf,
+        }
+
+    # -- protocol -------------------------------------------------------------------------------
+    def handle(self, line: str) -> str:
+        """Response to one input line ("" for empty/comment lines), ids echoed."""
+        text = "".join(ch if (ch == "\t" or ch == "\n" or 32 <= ord(ch) != 127) else "" for ch in line)
+        text = text.split("#", 1)[0].replace("\t", " ").strip()
+        if not text:
+            return ""
+        parts = text.split()
+        cid = ""
+        if parts[0].isdigit():
+            cid = parts.pop(0)
+            if not parts:
+                return f"?{cid} missing command\n\n"
+        cmd, args = parts[0], parts[1:]
+        fn = self.commands.get(cmd)
+        try:
+            if fn is None:
+                raise GtpFailure("unknown command")
+            out = fn(args)
+        except GtpFailure as exc:
+            return f"?{cid} {exc}\n\n"
+        except Exception as exc:  # last line of defence: the engine keeps running
+            return f"?{cid} internal error: {type(exc).__name__}: {exc}\n\n"
+        out = "" if out is None else str(out)
+        return f"={cid} {out}\n\n" if out else f"={cid}\n\n"
+
+    def serve(self, stdin=None, stdout=None) -> None:
+        """Read commands until ``quit`` or end of input."""
+        stdin = stdin or sys.stdin
+        stdout = stdout or sys.stdout
+        for line in stdin:
+            resp = self.handle(line)
+            if resp:
+                stdout.write(resp)
+                stdout.flush()
+            if self.quit:
+                break
+
+    # -- commands -------------------------------------------------------------------------------
+    def cmd_protocol_version(self, a):
+        return "2"
+
+    def cmd_known_command(self, a):
+        if len(a) != 1:
+            raise GtpFailure("syntax error")
+        return "true" if a[0] in self.commands else "false"
+
+    def cmd_quit(self, a):
+        self.quit = True
+        return ""
+
+    def cmd_boardsize(self, a):
+        if len(a) != 1 or not a[0].isdigit():
+            raise GtpFailure("syntax error")
+        n = int(a[0])
+        if not MIN_SIZE <= n <= MAX_SIZE:
+            raise GtpFailure("unacceptable size")
+        self.size = n
+        self.cmd_clear_board([])
+        return ""
+
+    def cmd_clear_board(self, a):
+        self.board = Board(self.size, self.komi)
+        self.undo_stack = []
+        for t in self.player.trees:
+            t.reset()
+        return ""
+
+    def cmd_komi(self, a):
+        try:
+            k = float(a[0]) if len(a) == 1 else None
+        except ValueError:
+            k = None
+        if k is None or k != k or abs(k) > 1000:
+            raise GtpFailure("syntax error")
+        self.komi = k
+        self.board.komi = k
+        for t in self.player.trees:
+            t.reset()
+        return ""
+
+    def _vertex(self, s: str) -> int:
+        try:
+            return gtp_to_point(s, self.size)
+        except ValueError:
+            raise GtpFailure("invalid vertex") from None
+
+    def cmd_play(self, a):
+        if len(a) != 2:
+            raise GtpFailure("syntax error")
+        c = parse_color(a[0])
+        p = self._vertex(a[1])
+        prev = self.board.copy()
+        try:
+            self.board.play(p, c)
+        except IllegalMove:
+            raise GtpFailure("illegal move") from None
+        self.undo_stack.append(prev)
+        return ""
+
+    def _genmove(self, a, commit: bool, cleanup: bool = False):
+        if len(a) != 1:
+            raise GtpFailure("syntax error")
+        c = parse_color(a[0])
+        info = self.player.genmove(self.board, c)
+        mv = info.move
+        if cleanup and mv == PASS:
+            opp_dead = [p for p in self.player.dead_stones(self.board) if self.board.color[p] != c]
+            if opp_dead:
+                b = self.board.copy()
+                b.to_move = c
+                legal = set(b.legal_moves())
+                for gtpv, _, _ in info.top:
+                    p = gtp_to_point(gtpv, self.size)
+                    if p != PASS and p in legal:
+                        mv = p
+                        break
+        if self.log:
+            self.log(f"{point_to_gtp(mv, self.size) if mv >= 0 else 'resign'} winrate "
+                     f"{info.winrate:.3f} playouts {info.playouts} time {info.seconds:.2f}s "
+                     f"top {info.top}")
+        if mv < 0:
+            return "resign"
+        if commit:
+            prev = self.board.copy()
+            try:
+                self.board.play(mv, c)
+            except IllegalMove:  # should not happen; fall back to a pass
+                mv = PASS
+                self.board.play(PASS, c)
+            self.undo_stack.append(prev)
+        return point_to_gtp(mv, self.size)
+
+    def cmd_genmove(self, a):
+        return self._genmove(a, True)
+
+    def cmd_reg_genmove(self, a):
+        return self._genmove(a, False)
+
+    def cmd_genmove_cleanup(self, a):
+        return self._genmove(a, True, cleanup=True)
+
+    def cmd_undo(self, a):
+        if not self.undo_stack:
+            raise GtpFailure("cannot undo")
+        self.board = self.undo_stack.pop()
+        return ""
+
+    def cmd_final_score(self, a):
+        s = self.player.final_score(self.board)
+        if s == 0:
+            return "0"
+        return f"B+{s:g}" if s > 0 else f"W+{-s:g}"
+
+    def cmd_final_status_list(self, a):
+        if len(a) != 1 or a[0] not in ("alive", "dead", "seki"):
+            raise GtpFailure("syntax error")
+        dead = set(self.player.dead_stones(self.board))
+        if a[0] == "seki":
+            return ""
+        stones = [p for p in self.board.points() if self.board.color[p] in (BLACK, WHITE)]
+        sel = [p for p in stones if (p in dead) == (a[0] == "dead")]
+        return " ".join(point_to_gtp(p, self.size) for p in sel)
+
+    def cmd_time_settings(self, a):
+        try:
+            main, byo, stones = float(a[0]), float(a[1]), int(a[2])
+        except (ValueError, IndexError):
+            raise GtpFailure("syntax error") from None
+        if len(a) != 3 or main < 0 or byo < 0 or stones < 0:
+            raise GtpFailure("syntax error")
+        self.player.main_time = main
+        self.player.byo_time = byo
+        self.player.byo_stones = stones
+        self.player.time_left = {}
+        if main == 0 and byo > 0 and stones == 0:  # "no time limit" per the spec
+            self.player.main_time = None
+        return ""
+
+    def cmd_time_left(self, a):
+        try:
+            c = parse_color(a[0])
+            t, stones = float(a[1]), int(a[2])
+        except (ValueError, IndexError):
+            raise GtpFailure("syntax error") from None
+        if len(a) != 3 or t != t:
+            raise GtpFailure("syntax error")
+        self.player.time_left[c] = (max(0.0, t), max(0, stones))
+        return ""
+
+    def cmd_loadsgf(self, a):
+        if len(a) not in (1, 2):
+            raise GtpFailure("syntax error")
+        n = None
+        if len(a) == 2:
+            if not a[1].isdigit():
+                raise GtpFailure("syntax error")
+            n = max(0, int(a[1]) - 1)
+        try:
+            b = load_sgf(a[0], n)
+        except SgfError as exc:
+            raise GtpFailure(f"cannot load file: {exc}") from None
+        self.size = b.size
+        self.komi = b.komi
+        self.board = b
+        self.undo_stack = []
+        for t in self.player.trees:
+            t.reset()
+        return ""
+
+    def cmd_printsgf(self, a):
+        data = board_to_sgf(self.board).decode()
+        if a:
+            try:
+                Path(a[0]).write_text(data)
+            except OSError as exc:
+                raise GtpFailure(f"cannot write file: {exc.strerror}") from None
+            return ""
+        return data.strip()

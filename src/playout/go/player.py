@@ -1,0 +1,499 @@
+"""UCT with RAVE over the pattern playouts: a compiled tree (numba arrays), time management, GTP glue.
+
+Search (one simulation): copy the root state (board + incremental values), descend the tree
+choosing the child with the best RAVE-UCT score, expand a leaf visited ``expand_after`` times
+(one child per move of positive pattern value for the side to move, plus pass), finish with a
+playout (:func:`playout.go.playout.run_playout`), and back the result up the path; AMAF
+statistics ("all moves as first", Gelly & Silver 2007) update every child of a path node whose
+move the same colour played later in the simulation.  Score of a child::
+
+    beta = an / (an + n + n * an / RAVE_K)              (Silver's schedule, RAVE_K = 1000)
+    (1 - beta) * wins/n + beta * awins/an + C * sqrt(ln(N + 1) / (n + 1))
+
+with an untried, never-AMAF-sampled child scored ``FPU`` (first-play urgency).
+
+Positional superko is enforced in the tree: a child whose position repeats one of the game
+record or of the path is banned (and the simulation discarded).  Simple ko and suicide are
+respected by construction (children are legal moves).  The tree is kept between moves: after
+our move and the opponent's reply the matching grandchild becomes the root (when both were
+expanded).  Transpositions are *not* merged (each path has its own node).
+
+Final move: most-visited root child.  Resign when its win rate is below ``resign`` after at least
+``min_resign_playouts``; pass when pass is the most-visited child, or when the opponent has just
+passed and we win the game as it stands (dead stones from playout ownership).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from playout.go.board import (
+    BLACK,
+    COLOR,
+    EMPTY,
+    M_HASH,
+    M_MOVES,
+    M_N,
+    M_PASSES,
+    M_TOMOVE,
+    M_W,
+    META,
+    PASS,
+    VAL,
+    WHITE,
+    ZOB_WHITE_TO_MOVE,
+    Board,
+    point_to_gtp,
+)
+from playout.go.playout import PlayoutState, Table, load_table, play_update, playout_score, run_playout
+
+# node rows
+FIRST, NCH, MOVE, MOVER, BANNED = 0, 1, 2, 3, 4
+WINS, VISITS, AWINS, AVISITS = 0, 1, 2, 3
+# tree meta
+T_NEXT, T_ROOT = 0, 1
+
+RAVE_K = 1000.0
+FPU = 1.1
+UCT_C = 0.15
+
+
+@njit(cache=True, nogil=True)
+def _select(NI, NF, node):
+    first = NI[FIRST, node]
+    nch = NI[NCH, node]
+    parent_n = NF[VISITS, node]
+    lg = math.log(parent_n + 1.0)
+    best = -1
+    best_v = -1e300
+    for ch in range(first, first + nch):
+        if NI[BANNED, ch] != 0:
+            continue
+        n = NF[VISITS, ch]
+        an = NF[AVISITS, ch]
+        if n == 0.0 and an == 0.0:
+            v = FPU
+        else:
+            q = NF[WINS, ch] / n if n > 0 else 0.0
+            aq = NF[AWINS, ch] / an if an > 0 else 0.0
+            beta = an / (an + n + n * an / RAVE_K) if an > 0 else 0.0
+            v = (1.0 - beta) * q + beta * aq + UCT_C * math.sqrt(lg / (n + 1.0))
+        if v > best_v:
+            best_v = v
+            best = ch
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _expand(NI, NF, tm, node, S, cap):
+    """Children of ``node`` for the side to move in ``S``: positive-value moves plus pass."""
+    c = S[META, M_TOMOVE]
+    N = S[META, M_N]
+    W = S[META, M_W]
+    start = tm[T_NEXT]
+    if start + N * N + 1 > cap:
+        return False
+    k = start
+    for r in range(N):
+        for col in range(N):
+            p = (r + 1) * W + col + 1
+            if S[VAL + c - 1, p] > 0:
+                NI[FIRST, k] = -1
+                NI[NCH, k] = 0
+                NI[MOVE, k] = p
+                NI[MOVER, k] = c
+                NI[BANNED, k] = 0
+                NF[:, k] = 0.0
+                k += 1
+    NI[FIRST, k] = -1
+    NI[NCH, k] = 0
+    NI[MOVE, k] = PASS
+    NI[MOVER, k] = c
+    NI[BANNED, k] = 0
+    NF[:, k] = 0.0
+    k += 1
+    NI[FIRST, node] = start
+    NI[NCH, node] = k - start
+    tm[T_NEXT] = k
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _position_hash(S):
+    h = S[META, M_HASH]
+    if S[META, M_TOMOVE] == WHITE:
+        h ^= ZOB_WHITE_TO_MOVE
+    return h
+
+
+@njit(cache=True, nogil=True)
+def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed):
+    """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
+
+    ``hist``: sorted stones-only hashes of the game record (superko).  ``owner[p]`` accumulates
+    +1 when Black owns ``p`` at the end of a playout, -1 for White.  Returns simulations done.
+    """
+    if seed >= 0:
+        np.random.seed(seed)
+    cap = NI.shape[1]
+    S = S0.copy()
+    size = S.shape[1]
+    N = S[META, M_N]
+    W = S[META, M_W]
+    path = np.zeros(1024, np.int64)
+    phash = np.zeros(1024, np.int64)
+    tree_moves = np.zeros(1024, np.int64)
+    movebuf = np.zeros(max_moves + 8, np.int64)
+    amc = np.zeros(size, np.int64)
+    amst = np.zeros(size, np.int64)
+    stamp = 0
+    done = 0
+    root = tm[T_ROOT]
+    for _ in range(n_sims):
+        S[:, :] = S0
+        node = root
+        depth = 0
+        path[0] = root
+        ok = True
+        while True:
+            if NI[FIRST, node] < 0:
+                if NF[VISITS, node] >= expand_after and S[META, M_PASSES] < 2 and depth < 1000:
+                    if not _expand(NI, NF, tm, node, S, cap):
+                        break
+                else:
+                    break
+            if NI[NCH, node] == 0:
+                break
+            ch = _select(NI, NF, node)
+            if ch < 0:
+                break
+            p = NI[MOVE, ch]
+            c = S[META, M_TOMOVE]
+            play_update(S, B, T, p, c)
+            h = _position_hash(S)
+            if p != PASS:
+                rep = False
+                i = np.searchsorted(hist, h)
+                if i < hist.shape[0] and hist[i] == h:
+                    rep = True
+                for d in range(depth + 1):
+                    if phash[d] == h:
+                        rep = True
+                if rep:
+                    NI[BANNED, ch] = 1
+                    ok = False
+                    break
+            depth += 1
+            path[depth] = ch
+            phash[depth] = h
+            tree_moves[depth] = p
+            node = ch
+            if S[META, M_PASSES] >= 2:
+                break
+        if not ok:
+            continue
+        n = 0
+        if S[META, M_PASSES] < 2:
+            n = run_playout(S, B, T, movebuf, max_moves)
+        score = playout_score(S) - komi
+        bw = 1.0 if score > 0 else 0.0
+        # ownership at the root
+        for r in range(N):
+            for col in range(N):
+                q = (r + 1) * W + col + 1
+                cq = S[COLOR, q]
+                if cq == EMPTY:
+                    t = 0
+                    for dd in (-W, -1, 1, W):
+                        t |= 1 << S[COLOR, q + dd]
+                    t &= 6
+                    if t == 2:
+                        owner[q] += 1
+                    elif t == 4:
+                        owner[q] -= 1
+                elif cq == BLACK:
+                    owner[q] += 1
+                else:
+                    owner[q] -= 1
+        # backup + AMAF
+        stamp += 1
+        for i in range(n - 1, -1, -1):
+            m = movebuf[i]
+            if m > 0:
+                amst[m] = stamp
+                amc[m] = BLACK
+            elif m < 0:
+                amst[-m] = stamp
+                amc[-m] = WHITE
+        for d in range(depth, -1, -1):
+            nd = path[d]
+            NF[VISITS, nd] += 1.0
+            if d > 0:
+                NF[WINS, nd] += bw if NI[MOVER, nd] == BLACK else 1.0 - bw
+            first = NI[FIRST, nd]
+            if first >= 0:
+                for ch in range(first, first + NI[NCH, nd]):
+                    p = NI[MOVE, ch]
+                    if p != PASS and amst[p] == stamp and amc[p] == NI[MOVER, ch]:
+                        NF[AVISITS, ch] += 1.0
+                        NF[AWINS, ch] += bw if NI[MOVER, ch] == BLACK else 1.0 - bw
+            if d > 0:
+                p = tree_moves[d]
+                if p != PASS:
+                    amst[p] = stamp
+                    amc[p] = NI[MOVER, nd]
+        done += 1
+    return done
+
+
+@dataclass
+class MoveInfo:
+    """What :meth:`Player.genmove` decided: ``move`` (point, PASS, or -1 = resign), win rate
+    of the side to move, simulations, seconds, and the principal children (gtp, visits, rate)."""
+
+    move: int
+    winrate: float
+    playouts: int
+    seconds: float
+    top: list
+
+
+class Tree:
+    """Preallocated node arrays (``capacity`` nodes) of one search tree."""
+
+    def __init__(self, capacity: int):
+        self.NI = np.zeros((5, capacity), np.int64)
+        self.NF = np.zeros((4, capacity), np.float64)
+        self.tm = np.zeros(4, np.int64)
+        self.reset()
+
+    def reset(self) -> None:
+        self.tm[T_ROOT] = 0
+        self.tm[T_NEXT] = 1
+        self.NI[FIRST, 0] = -1
+        self.NI[NCH, 0] = 0
+        self.NI[BANNED, 0] = 0
+        self.NF[:, 0] = 0.0
+        self.moves: list = []  # game moves at the root
+
+    @property
+    def root(self) -> int:
+        return int(self.tm[T_ROOT])
+
+    def children(self, node: int | None = None) -> list[tuple[int, float, float, bool]]:
+        """(move, visits, win rate, banned) of ``node``'s children (root by default)."""
+        node = self.root if node is None else node
+        first, n = int(self.NI[FIRST, node]), int(self.NI[NCH, node])
+        out = []
+        for ch in range(first, first + n) if first >= 0 else []:
+            v = float(self.NF[VISITS, ch])
+            out.append((int(self.NI[MOVE, ch]), v, float(self.NF[WINS, ch]) / v if v else 0.0,
+                        bool(self.NI[BANNED, ch])))
+        return out
+
+    def descend(self, moves: list) -> bool:
+        """Make the node reached by ``moves`` (points) from the root the new root, if present."""
+        node = self.root
+        for p in moves:
+            first = int(self.NI[FIRST, node])
+            if first < 0:
+                return False
+            for ch in range(first, first + int(self.NI[NCH, node])):
+                if self.NI[MOVE, ch] == p:
+                    node = ch
+                    break
+            else:
+                return False
+        self.tm[T_ROOT] = node
+        return True
+
+
+class Player:
+    """A Go player: UCT-RAVE over pattern playouts.
+
+    Args:
+        table: compiled pattern table (:func:`playout.go.playout.load_table`).
+        playouts: simulations per move (ignored when ``seconds`` or a clock is set).
+        seconds: thinking time per move.
+        threads: independent trees searched in parallel threads (root parallelisation:
+            visits and wins of root children are summed).
+        resign: resign below this win rate (0 disables).
+        seed: base RNG seed (each search chunk derives its own).
+    """
+
+    def __init__(self, table: Table | None = None, playouts: int | None = 10000,
+                 seconds: float | None = None, threads: int = 1, resign: float = 0.08,
+                 seed: int = 1, capacity: int | None = None, expand_after: int = 2,
+                 reuse: bool = True):
+        self.table = table or load_table("mc_mogo_classic")
+        self.playouts = playouts
+        self.seconds = seconds
+        self.threads = max(1, int(threads))
+        self.resign = resign
+        self.seed = seed
+        self.expand_after = expand_after
+        self.reuse = reuse
+        self.capacity = capacity or 1_500_000 // self.threads
+        self.trees = [Tree(self.capacity) for _ in range(self.threads)]
+        self.min_resign_playouts = 2000
+        self.owner = None
+        self.owner_n = 0
+        # clock (GTP time_settings / time_left)
+        self.main_time: float | None = None
+        self.byo_time = 0.0
+        self.byo_stones = 0
+        self.time_left: dict[int, tuple[float, int]] = {}
+        self._calls = 0
+
+    # -- time -----------------------------------------------------------------------------------
+    def budget(self, board: Board, color: int) -> tuple[float | None, int | None]:
+        """(seconds, playouts) for this move: from the clock if set, else the fixed settings."""
+        if color in self.time_left or self.main_time is not None:
+            left, stones = self.time_left.get(color, (self.main_time or 0.0, 0))
+            empties = sum(1 for p in board.points() if board.color[p] == EMPTY)
+            if stones > 0:  # byo-yomi period: spread the period over its stones
+                t = left / stones
+            else:
+                moves_left = max(12, empties // 2)
+                t = left / moves_left
+                if self.byo_time > 0 and self.byo_stones > 0:
+                    t += 0.7 * self.byo_time / self.byo_stones
+            t = max(0.05, min(t * 0.85, left - 1.0 if left > 2 else left * 0.4))
+            if self.seconds is not None:
+                t = min(t, self.seconds)
+            return t, None
+        return self.seconds, (None if self.seconds else self.playouts)
+
+    # -- search ---------------------------------------------------------------------------------
+    def _prepare(self, board: Board) -> None:
+        moves = [p for _, p in board.moves]
+        for tree in self.trees:
+            ok = False
+            if self.reuse and tree.moves and moves[: len(tree.moves)] == tree.moves:
+                extra = moves[len(tree.moves):]
+                ok = tree.descend(extra) and tree.tm[T_NEXT] < 0.6 * tree.NI.shape[1]
+            if not ok:
+                tree.reset()
+            tree.moves = list(moves)
+
+    def analyze(self, board: Board, seconds: float | None = None, playouts: int | None = None) -> MoveInfo:
+        """Search ``board`` (side to move = ``board.to_move``) and return the statistics."""
+        self._prepare(board)
+        state = PlayoutState(board, self.table)
+        hist = np.array(sorted(set(board.history)), dtype=np.int64)
+        size = board.S.shape[1]
+        self.owner = np.zeros(size, np.int64)
+        owners = [np.zeros(size, np.int64) for _ in self.trees]
+        max_moves = int(board.meta[M_MOVES]) + 3 * board.size * board.size + 100
+        komi = float(board.komi)
+        t0 = time.time()
+        deadline = t0 + seconds if seconds else None
+        target = playouts if playouts else None
+        done = [0] * len(self.trees)
+        chunk = 256 if board.size <= 9 else 64
+
+        def work(i: int) -> None:
+            tree = self.trees[i]
+            while True:
+                if deadline is not None and time.time() >= deadline:
+                    break
+                if target is not None and done[i] >= -(-target // len(self.trees)):
+                    break
+                n = chunk if target is None else min(chunk, -(-target // len(self.trees)) - done[i])
+                self._calls += 1
+                done[i] += search(tree.NI, tree.NF, tree.tm, state.S, state.B.copy(), self.table.T,
+                                  n, komi, hist, owners[i], max_moves, self.expand_after,
+                                  (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31))
+                if n > 0 and done[i] == 0 and self._calls > 10_000:
+                    break
+
+        if len(self.trees) == 1:
+            work(0)
+        else:
+            ts = [threading.Thread(target=work, args=(i,)) for i in range(len(self.trees))]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+        elapsed = time.time() - t0
+        for o in owners:
+            self.owner += o
+        self.owner_n = sum(done)
+        self._owner_moves = len(board.moves)
+        stats: dict[int, list[float]] = {}
+        for tree in self.trees:
+            for mv, v, rate, banned in tree.children():
+                if banned:
+                    continue
+                s = stats.setdefault(mv, [0.0, 0.0])
+                s[0] += v
+                s[1] += v * rate
+        ranked = sorted(stats.items(), key=lambda kv: -kv[1][0])
+        top = [(point_to_gtp(mv, board.size), int(v), (w / v if v else 0.0)) for mv, (v, w) in ranked[:5]]
+        if not ranked:
+            return MoveInfo(PASS, 0.5, sum(done), elapsed, [])
+        mv, (v, w) = ranked[0]
+        return MoveInfo(mv, w / v if v else 0.5, sum(done), elapsed, top)
+
+    def genmove(self, board: Board, color: int | None = None) -> MoveInfo:
+        """Choose a move for ``color`` (default: side to move) on ``board`` (not modified)."""
+        b = board.copy()
+        color = b.to_move if color is None else color
+        if b.to_move != color:
+            b.to_move = color
+        sec, n = self.budget(b, color)
+        # pass when settled: the opponent passed and the game as it stands is ours
+        if b.last_move == PASS and b.moves:
+            t0 = time.time()
+            s = self.final_score(b)
+            if (s > 0) == (color == BLACK) and s != 0:
+                return MoveInfo(PASS, 1.0, self.owner_n, time.time() - t0, [])
+            if sec is not None:
+                sec = max(0.05, sec - (time.time() - t0))
+        info = self.analyze(b, sec, n)
+        if (self.resign > 0 and info.playouts >= self.min_resign_playouts
+                and info.winrate < self.resign):
+            info.move = -1
+        return info
+
+    # -- scoring --------------------------------------------------------------------------------
+    def dead_stones(self, board: Board, playouts: int = 3000) -> list[int]:
+        """Stones owned by the other colour in most playouts (ownership < 1/3 for their own)."""
+        if self.owner is None or self.owner_n < playouts // 2 or self._owner_moves != len(board.moves):
+            st = PlayoutState(board, self.table)
+            self.owner = np.zeros(board.S.shape[1], np.int64)
+            tree = Tree(1000)
+            tree.reset()
+            search(tree.NI, tree.NF, tree.tm, st.S, st.B, self.table.T, playouts, float(board.komi),
+                   np.zeros(0, np.int64), self.owner, int(board.meta[M_MOVES]) + 3 * board.size ** 2,
+                   10**9, self.seed)
+            self.owner_n = playouts
+            self._owner_moves = len(board.moves)
+        dead = []
+        for p in board.points():
+            c = board.color[p]
+            if c in (BLACK, WHITE):
+                own = self.owner[p] / max(1, self.owner_n)  # in [-1, 1], + = Black
+                frac = (own + 1) / 2 if c == BLACK else (1 - own) / 2
+                if frac < 1 / 3:
+                    dead.append(p)
+        return dead
+
+    _owner_moves = -1
+
+    def final_score(self, board: Board) -> float:
+        """Area score (Black minus White minus komi) after removing :meth:`dead_stones`."""
+        b = board.copy()
+        dead = self.dead_stones(b)
+        if dead:
+            from playout.go.board import _rebuild_strings
+            for p in dead:
+                b.S[COLOR, p] = EMPTY
+            _rebuild_strings(b.S)
+        return b.score()
