@@ -1,0 +1,124 @@
+"""Backgammon speed, ours beside gnubg and bgsage in the same run (one core each).
+
+    python benchmarks/bg_speed.py [--quick]
+
+Prints static evaluations per second (pre-roll positions from gnubg self-play,
+``../shared/data/backgammon/gnubg_selfplay_position_ids.txt``) for our net
+(40 hidden units as shipped, and 128 hidden -- gnubg's contact-net size -- with
+random weights), pubeval, gnubg 0-ply (PyPI, one Python call per position) and
+bgsage 1-ply (``batch_evaluate``, one thread); then rollout games per second
+from the opening at 1-ply (XG numbering) with and without variance reduction,
+ours beside bgsage's rollout (one thread) and gnubg's published 108 games/s
+(gnubg 1.07, one thread, 0-ply with VR; ``../shared/docs/backgammon.md``),
+which the PyPI module cannot run.  Ratios are ours / peer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from playout.backgammon.board import STARTING_BOARD  # noqa: E402
+from playout.backgammon.evaluators import (NeuralNet, PubEval, eval_batch_kernel,  # noqa: E402
+                                           )
+from playout.backgammon.ids import board_from_position_id, board_to_gnubg  # noqa: E402
+from playout.backgammon.net import init_weights  # noqa: E402
+from playout.backgammon.rollout import rollout_trials  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
+GNUBG_ROLLOUT_REF = 108.0  # games/s, gnubg 1.07 one thread, 0-ply with VR (docs/backgammon.md)
+
+
+def timed(fn, min_time=1.0):
+    fn()  # warm (compile)
+    n = 0
+    t0 = time.perf_counter()
+    while True:
+        fn()
+        n += 1
+        dt = time.perf_counter() - t0
+        if dt >= min_time:
+            return dt / n
+
+
+def main(quick: bool = False) -> dict:
+    ids = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
+    boards = np.stack([board_from_position_id(p) for p in ids])
+    n = len(boards)
+    out = np.zeros((n, 5))
+    res: dict = {"positions": n}
+
+    net = NeuralNet()
+    t = timed(lambda: eval_batch_kernel(*net.kernel_args(), boards, out))
+    res["ours_net40_evals_per_s"] = n / t
+    big = NeuralNet.from_arrays(*init_weights(128, 1), name="net128")
+    t = timed(lambda: eval_batch_kernel(*big.kernel_args(), boards, out))
+    res["ours_net128_evals_per_s"] = n / t
+    pe = PubEval()
+    t = timed(lambda: eval_batch_kernel(*pe.kernel_args(), boards, out))
+    res["pubeval_evals_per_s"] = n / t
+
+    try:
+        import gnubg
+
+        ci = gnubg.cubeinfo()
+        ec = gnubg.evalcontext(0, 0, 1, 0, 0)
+        gb = [board_to_gnubg(b) for b in boards[: (300 if quick else 1500)]]
+        t = timed(lambda: [gnubg.evaluate(g, ci, ec) for g in gb])
+        res["gnubg_0ply_evals_per_s"] = len(gb) / t
+    except ImportError:
+        res["gnubg_0ply_evals_per_s"] = None
+    try:
+        import bgsage
+
+        pos = [{"board": [int(v) for v in b], "cube_value": 1, "cube_owner": "centered"}
+               for b in boards[: (300 if quick else 1500)]]
+        t = timed(lambda: bgsage.batch_evaluate(pos, eval_level="1ply", n_threads=1))
+        res["bgsage_1ply_evals_per_s"] = len(pos) / t
+    except ImportError:
+        res["bgsage_1ply_evals_per_s"] = None
+
+    trials = 36 if quick else 144
+    ro = np.zeros((trials, 5))
+    t = timed(lambda: rollout_trials(*net.kernel_args(), STARTING_BOARD, 0, trials, 1, 0, True, ro),
+              min_time=2.0)
+    res["ours_rollout_vr_games_per_s"] = trials / t
+    ro2 = np.zeros((trials * 10, 5))
+    t = timed(lambda: rollout_trials(*net.kernel_args(), STARTING_BOARD, 0, trials * 10, 1, 0, False,
+                                     ro2), min_time=2.0)
+    res["ours_rollout_novr_games_per_s"] = trials * 10 / t
+    try:
+        import bgsage
+
+        a = bgsage.BgBotAnalyzer(eval_level="rollout", n_trials=36, decision_ply=1,
+                                 truncation_depth=0, parallel_threads=1, seed=1)
+        t0 = time.perf_counter()
+        a.checker_play([int(v) for v in STARTING_BOARD], 3, 1, 1, "centered")
+        # checker_play rolls out several candidates: count them from the result
+        dt = time.perf_counter() - t0
+        res["bgsage_rollout_checker_play_31_s"] = dt
+    except Exception as exc:  # noqa: BLE001 - a peer's API change must not hide our figures
+        res["bgsage_rollout_checker_play_31_s"] = f"unavailable: {exc}"
+
+    g = res.get("gnubg_0ply_evals_per_s")
+    s = res.get("bgsage_1ply_evals_per_s")
+    res["ratio_net128_vs_gnubg"] = res["ours_net128_evals_per_s"] / g if g else None
+    res["ratio_net40_vs_gnubg"] = res["ours_net40_evals_per_s"] / g if g else None
+    res["ratio_net40_vs_bgsage"] = res["ours_net40_evals_per_s"] / s if s else None
+    res["ratio_rollout_vr_vs_gnubg_ref"] = res["ours_rollout_vr_games_per_s"] / GNUBG_ROLLOUT_REF
+    return res
+
+
+if __name__ == "__main__":
+    r = main(quick="--quick" in sys.argv)
+    w = max(len(k) for k in r)
+    for k, v in r.items():
+        print(f"{k:<{w}}  {v:,.2f}" if isinstance(v, float) else f"{k:<{w}}  {v}")
+    print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items()}))
