@@ -280,7 +280,8 @@ class Tree:
         self.NI[NCH, 0] = 0
         self.NI[BANNED, 0] = 0
         self.NF[:, 0] = 0.0
-        self.moves: list = []  # game moves at the root
+        self.moves: list | None = None  # game moves at the root (None: no valid root)
+        self.to_move = 0
 
     @property
     def root(self) -> int:
@@ -375,12 +376,15 @@ class Player:
         moves = [p for _, p in board.moves]
         for tree in self.trees:
             ok = False
-            if self.reuse and tree.moves and moves[: len(tree.moves)] == tree.moves:
+            if self.reuse and tree.moves is not None and moves[: len(tree.moves)] == tree.moves:
                 extra = moves[len(tree.moves):]
-                ok = tree.descend(extra) and tree.tm[T_NEXT] < 0.6 * tree.NI.shape[1]
+                expected = tree.to_move if len(extra) % 2 == 0 else 3 - tree.to_move
+                ok = (board.to_move == expected and tree.descend(extra)
+                      and tree.tm[T_NEXT] < 0.6 * tree.NI.shape[1])
             if not ok:
                 tree.reset()
             tree.moves = list(moves)
+            tree.to_move = board.to_move
 
     def analyze(self, board: Board, seconds: float | None = None, playouts: int | None = None) -> MoveInfo:
         """Search ``board`` (side to move = ``board.to_move``) and return the statistics."""

@@ -1,0 +1,129 @@
+"""UCT player: tactics it must find, superko bans, tree reuse, clock, dead stones."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from playout.go.board import BLACK, PASS, WHITE, Board, gtp_to_point, point_to_gtp
+from playout.go.player import Player
+from playout.go.playout import load_table
+
+
+def test_captures_the_big_group_in_atari():
+    b = Board.from_ascii(
+        """
+        . . . . . . .
+        . X X X X . .
+        X O O O O . .
+        . X X X X . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        """,
+        komi=0.5,
+    )
+    libs = b.string_libs(b.pt(2, 1))
+    assert libs == [b.pt(2, 5)]  # White's four stones have one liberty left
+    pl = Player(load_table("mc_mogo_classic"), playouts=3000, seed=3)
+    info = pl.genmove(b, BLACK)
+    assert info.move == libs[0]
+    assert info.winrate > 0.8
+
+
+def test_saves_own_group_from_atari():
+    b = Board.from_ascii(
+        """
+        . . . . . . .
+        . . . . . . .
+        . O O O . . .
+        O X X X O . .
+        . O O . . . .
+        . . . . . . .
+        . . . . . . .
+        """,
+        to_move=BLACK,
+        komi=0.5,
+    )
+    libs = b.string_libs(b.pt(3, 1))
+    assert libs == [b.pt(4, 3)]
+    pl = Player(load_table("uniform"), playouts=4000, seed=5)
+    assert pl.genmove(b, BLACK).move == b.pt(4, 3)
+
+
+def test_superko_child_is_banned_and_never_chosen():
+    b = Board.from_ascii(
+        """
+        . X O . .
+        X O . O .
+        . X O . .
+        . . . . .
+        . . . . .
+        """,
+        komi=0.5,
+    )
+    b.play(b.pt(1, 2), BLACK)  # takes the ko
+    b.play(PASS, WHITE)
+    b.play(PASS, BLACK)
+    assert b.why_illegal(b.pt(1, 1), WHITE) == "superko"
+    pl = Player(load_table("uniform"), playouts=1500, seed=2, resign=0)
+    info = pl.genmove(b, WHITE)
+    assert info.move != b.pt(1, 1)
+    banned = [mv for mv, _, _, ban in pl.trees[0].children() if ban]
+    assert banned == [] or banned == [b.pt(1, 1)]
+
+
+def test_tree_is_reused_after_two_moves():
+    b = Board(9)
+    pl = Player(load_table("uniform"), playouts=3000, seed=1)
+    info = pl.genmove(b)
+    b.play(info.move)
+    tree = pl.trees[0]
+    reply = max((c for c in tree.children(tree.root)), key=lambda c: c[1])  # root child: our move
+    # find the most visited grandchild under our move and play it as the opponent
+    node = [ch for ch in range(tree.NI[0, tree.root], tree.NI[0, tree.root] + tree.NI[1, tree.root])
+            if tree.NI[2, ch] == info.move][0]
+    opp = max(tree.children(node), key=lambda c: c[1])[0]
+    visits_before = max(tree.children(node), key=lambda c: c[1])[1]
+    b.play(opp)
+    pl._prepare(b)
+    assert tree.NF[1, tree.root] == visits_before > 0  # the grandchild is the new root
+    assert reply[1] > 0
+
+
+def test_clock_budget_never_exceeds_time_left():
+    pl = Player(load_table("uniform"))
+    pl.main_time = 60
+    b = Board(9)
+    pl.time_left[BLACK] = (3.0, 0)
+    sec, n = pl.budget(b, BLACK)
+    assert n is None and 0.05 <= sec < 2.0
+    pl.time_left[BLACK] = (5.0, 5)  # byo-yomi: 5 stones in 5 seconds
+    sec, _ = pl.budget(b, BLACK)
+    assert sec < 1.0
+    t0 = time.time()
+    info = pl.genmove(b, BLACK)
+    assert time.time() - t0 < 2.5 and info.playouts > 0
+
+
+def test_dead_stones_and_final_score():
+    b = Board.from_ascii(
+        """
+        . . . X O O . . .
+        . . . X O O . . .
+        . O . X O O . . .
+        . . . X O O . . .
+        . . . X O O . . .
+        . . . X O O . . .
+        . . . X O O . X .
+        . . . X O O . . .
+        . . . X O O . . .
+        """,
+        komi=0.5,
+    )
+    pl = Player(load_table("mc_mogo_classic"), seed=4)
+    dead = pl.dead_stones(b, playouts=2000)
+    assert sorted(dead) == sorted([b.pt(2, 1), b.pt(6, 7)])
+    # after removing them: Black owns columns 0-3 (36 points), White columns 4-8 (45)
+    assert pl.final_score(b) == 36 - 45 - 0.5
