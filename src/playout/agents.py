@@ -19,13 +19,38 @@ A SPEC names a player and its settings, ``kind[:key=value,...]``:
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 KINDS = ("random", "mcts")
+
+
+def _flag(text: str) -> int:
+    low = text.lower()
+    if low in ("1", "true", "yes", "on"):
+        return 1
+    if low in ("0", "false", "no", "off"):
+        return 0
+    raise ValueError(text)
+
+
+_flag.__name__ = "true/false (1/0)"
 MCTS_KEYS = {
     "iterations": int, "seconds": float, "c": float, "discount": float, "depth": int,
-    "max_tree_depth": int, "solver": str, "engine": str, "heuristic": str, "reuse": int,
+    "max_tree_depth": int, "solver": str, "engine": str, "heuristic": str, "reuse": _flag,
+}
+#: key -> (test, what the value must be)
+LIMITS = {
+    "iterations": (lambda v: v >= 1, ">= 1"),
+    "seconds": (lambda v: math.isfinite(v) and v > 0, "a finite number > 0"),
+    "c": (lambda v: math.isfinite(v) and v >= 0, "a finite number >= 0"),
+    "discount": (lambda v: 0 < v <= 1, "in (0, 1]"),
+    "depth": (lambda v: v >= 0, ">= 0"),
+    "max_tree_depth": (lambda v: v >= 1, ">= 1"),
+    "solver": (lambda v: v in ("generic", "stateful"), "generic or stateful"),
+    "engine": (lambda v: v in ("compiled", "python"), "compiled or python"),
+    "heuristic": (lambda v: v in ("table", "none"), "table or none"),
 }
 
 
@@ -54,16 +79,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise SpecError(f"agent spec {spec!r}: {part!r} is not key=value")
         if key not in MCTS_KEYS:
             raise SpecError(f"agent spec {spec!r}: unknown key {key!r} (known: {', '.join(MCTS_KEYS)})")
+        if key in settings:
+            raise SpecError(f"agent spec {spec!r}: {key} is given twice")
         try:
             settings[key] = MCTS_KEYS[key](value.strip())
         except ValueError:
             raise SpecError(f"agent spec {spec!r}: {key}={value!r} is not a {MCTS_KEYS[key].__name__}") from None
-    if settings.get("solver", "generic") not in ("generic", "stateful"):
-        raise SpecError(f"agent spec {spec!r}: solver must be generic or stateful")
-    if settings.get("engine", "compiled") not in ("compiled", "python"):
-        raise SpecError(f"agent spec {spec!r}: engine must be compiled or python")
-    if settings.get("heuristic", "none") not in ("table", "none"):
-        raise SpecError(f"agent spec {spec!r}: heuristic must be table or none")
+        test, what = LIMITS.get(key, (lambda v: True, ""))
+        if not test(settings[key]):
+            raise SpecError(f"agent spec {spec!r}: {key} must be {what}, got {value.strip()!r}")
     return kind, settings
 
 
@@ -79,6 +103,9 @@ class RandomAgent:
 
     def observe(self, state: Any, action: Any, next_state: Any) -> None:
         """Told every move of the game (for tree reuse); random keeps nothing."""
+
+    def warm(self, state: Any) -> None:
+        """Nothing to load."""
 
 
 class MCTSAgent:
@@ -97,39 +124,40 @@ class MCTSAgent:
         self.solver = settings.get("solver", problem.solver)
         self.heuristic = settings.get("heuristic", "none") == "table"
         self.reuse = bool(settings.get("reuse", 0))
-        engine = settings.get("engine", "compiled")
-        if self.reuse or self.seconds is not None or not problem.builtin:
-            engine = "python"
-        self.engine = engine
+        self.engine = settings.get("engine", "compiled")
         self._solver = None  # kept between moves when reuse is on
 
-    def _policy(self):
-        if not self.heuristic:
-            return None
-        from playout.domains.reversi import HeuristicPolicy
+    def warm(self, state: Any) -> None:
+        """Load (or compile) the compiled kernel with a 1-iteration search, untimed."""
+        from playout.cli_core import search
 
-        return HeuristicPolicy()
+        if not self.reuse:
+            search(self.problem, state, engine=self.engine, solver=self.solver, iterations=1,
+                   seconds=None, c=self.c, discount=self.discount, depth=self.depth, seed=0,
+                   heuristic=self.heuristic)
 
     def choose(self, state: Any, rng: random.Random) -> Any:
+        from playout.cli_core import make_solver, search
+
         seed = rng.randrange(2**31)
-        if self.engine == "compiled":
-            from playout.mcts import compiled
-
-            kwargs: dict[str, Any] = {"policy": "heuristic" if self.heuristic else "uniform"}
-            if self.max_tree_depth:
-                kwargs["max_tree_depth"] = self.max_tree_depth
-            return compiled.search(self.problem.name, state, self.iterations, self.c, self.discount,
-                                   self.depth, seed, **kwargs).action
-        from playout.cli_core import make_solver
-
-        if self.reuse and self._solver is not None and self._solver.root_state == state:
+        if not self.reuse:
+            return search(self.problem, state, engine=self.engine, solver=self.solver,
+                          iterations=self.iterations, seconds=self.seconds, c=self.c,
+                          discount=self.discount, depth=self.depth, seed=seed,
+                          max_tree_depth=self.max_tree_depth, heuristic=self.heuristic).action
+        if self._solver is not None and self._solver.root_state == state:
             solver = self._solver
         else:
+            policy = None
+            if self.heuristic:
+                from playout.domains.reversi import HeuristicPolicy
+
+                policy = HeuristicPolicy()
             solver = make_solver(self.problem, self.solver, c=self.c, discount=self.discount,
                                  depth=self.depth, seed=seed, root_state=state,
-                                 max_tree_depth=self.max_tree_depth, rollout_policy=self._policy())
+                                 max_tree_depth=self.max_tree_depth, rollout_policy=policy)
         res = solver.run_tree_search(iterations=self.iterations, seconds=self.seconds)
-        self._solver = solver if self.reuse else None
+        self._solver = solver
         return res.action
 
     def observe(self, state: Any, action: Any, next_state: Any) -> None:

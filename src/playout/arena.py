@@ -21,7 +21,7 @@ from typing import Any
 import click
 
 from playout.agents import SpecError, make_agent, parse_spec
-from playout.executor import ResultsFileError, run_tasks
+from playout.executor import ExecutorError, ResultsFileError, load_results, run_tasks
 from playout.mdp import Game
 
 
@@ -55,6 +55,8 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
     a_player = task["index"] % 2
     agents = {a_player: make_agent(task["a"], problem), 1 - a_player: make_agent(task["b"], problem)}
     state = game.initial_state()
+    for agent in agents.values():
+        agent.warm(state)  # kernel loading is not thinking time
     returns = [0.0, 0.0]
     think = {"a": 0.0, "b": 0.0}
     moves = {"a": 0, "b": 0}
@@ -131,7 +133,7 @@ def play_match(game: str, a: str, b: str, games: int, *, seed: int = 0, workers:
     """
     from playout.cli_core import resolve_domain
 
-    problem = resolve_domain(game)
+    problem = resolve_domain(game, param_hint="GAME")
     if not isinstance(problem.mdp, Game):
         raise click.BadParameter(f"{game!r} is a one-player MDP; the arena needs a two-player game",
                                  param_hint="GAME")
@@ -161,8 +163,12 @@ def arena_command(game, a, b, games, workers, ray_address, seed, out, as_json):
     import json
 
     try:
+        if out is not None and out.exists():
+            found = len(load_results(out, {"game": game, "a": a, "b": b, "seed": seed, "max_moves": 10_000}))
+            if found:
+                click.echo(f"resuming: {found} finished game(s) read from {out}", err=True)
         s = play_match(game, a, b, games, seed=seed, workers=workers, ray_address=ray_address, out=out)
-    except (SpecError, ResultsFileError) as exc:
+    except (SpecError, ResultsFileError, ExecutorError) as exc:
         raise click.UsageError(str(exc)) from None
     lo, hi = s.interval
     if as_json:

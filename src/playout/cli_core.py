@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import click
 
-from playout.mdp import MDP, Game, MDPError
+from playout.mdp import MDP, Game, MDPError, player_of
 
 
 @dataclass
@@ -36,9 +36,12 @@ class Problem:
     render: Callable[[Any], str] | None = None
 
 
-def resolve_domain(spec: str) -> Problem:
-    """Turn a DOMAIN argument into a :class:`Problem`; ``click.BadParameter`` if unknown."""
+def resolve_domain(spec: str, param_hint: str = "DOMAIN") -> Problem:
+    """Turn a DOMAIN argument into a :class:`Problem`; ``click.BadParameter`` if it cannot be used."""
     from playout.domains import DOMAINS, get_domain
+
+    def bad(message: str) -> click.BadParameter:
+        return click.BadParameter(message, param_hint=param_hint)
 
     if spec in DOMAINS:
         d = get_domain(spec)
@@ -50,30 +53,38 @@ def resolve_domain(spec: str) -> Problem:
         try:
             from playout.interop.openspiel import OpenSpielGame
         except ImportError as exc:
-            raise click.BadParameter(f"OpenSpiel support needs the 'openspiel' extra ({exc})",
-                                     param_hint="DOMAIN") from None
+            raise bad(f"OpenSpiel support needs the 'openspiel' extra ({exc})") from None
         try:
             game = OpenSpielGame(spec.split(":", 1)[1])
-        except Exception as exc:  # pyspiel raises plain RuntimeError on unknown games
-            raise click.BadParameter(f"{spec!r}: {exc}", param_hint="DOMAIN") from None
+        except ValueError as exc:
+            raise bad(str(exc).splitlines()[0]) from None
+        if game.hidden_information:
+            click.echo(f"note: {spec} has hidden information; the search plans on the true state "
+                       "(it sees every card)", err=True)
         return Problem(spec, game, c=2.0, discount=1.0, depth=10_000, solver="generic",
                        action_name=game.action_name, render=game.render)
     if ":" in spec:
         module, _, attr = spec.partition(":")
+        if module.endswith(".py") or "/" in module:
+            raise bad(f"{spec!r}: name the module, not the file (e.g. "
+                      f"{Path(module).stem}:{attr or 'MyMDP'}, run from its folder)")
+        if not module or not attr:
+            raise bad(f"{spec!r}: use module:Class, e.g. mymodule:MyMDP")
         sys.path.insert(0, str(Path.cwd()))
         try:
             obj = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
-            raise click.BadParameter(f"cannot load {spec!r}: {exc}", param_hint="DOMAIN") from None
-        mdp = obj() if isinstance(obj, type) else obj
+        except (ImportError, AttributeError, ValueError) as exc:
+            raise bad(f"cannot load {spec!r}: {exc}") from None
+        try:
+            mdp = obj() if isinstance(obj, type) else obj
+        except TypeError as exc:
+            raise bad(f"cannot build {spec!r} without arguments: {exc}") from None
         if not isinstance(mdp, MDP):
-            raise click.BadParameter(f"{spec!r} is not a playout.mdp.MDP", param_hint="DOMAIN")
+            raise bad(f"{spec!r} is not a playout.mdp.MDP")
         return Problem(spec, mdp, render=getattr(mdp, "render", None),
                        action_name=getattr(mdp, "action_name", str))
     names = ", ".join(sorted(DOMAINS))
-    raise click.BadParameter(
-        f"unknown domain {spec!r}; choose one of {names}, openspiel:GAME or module:Class",
-        param_hint="DOMAIN")
+    raise bad(f"unknown {param_hint.lower()} {spec!r}; choose one of {names}, openspiel:GAME or module:Class")
 
 
 def make_solver(problem: Problem, kind: str, *, c: float, discount: float, depth: int, seed: int | None,
@@ -88,18 +99,68 @@ def make_solver(problem: Problem, kind: str, *, c: float, discount: float, depth
                rollout_policy=policy, **extra)
 
 
+#: built-in domains whose transitions sample (the compiled kernel's tree is generic there)
+STOCHASTIC = frozenset({"gridworld", "push_your_luck", "twenty48"})
+
+
+def uses_compiled(problem: Problem, engine: str, solver: str) -> bool:
+    """Whether a decision runs in the numba kernel.
+
+    Built-in domains only.  The kernel's tree is the generic one; on the
+    deterministic built-ins (connect4, reversi) the stateful tree is the same tree,
+    so ``--solver stateful`` runs compiled there too; on stochastic ones it needs
+    the Python :class:`~playout.mcts.StatefulSolver`.
+    """
+    return engine == "compiled" and problem.builtin and not (solver == "stateful" and problem.name in STOCHASTIC)
+
+
+def compiled_iterations_for(problem: Problem, state: Any, seconds: float, **kwargs: Any) -> int:
+    """Iterations the compiled kernel runs in about ``seconds`` (timed on a 64-iteration probe)."""
+    import time
+
+    from playout.mcts import compiled
+
+    probe = 64
+    t0 = time.perf_counter()
+    compiled.search(problem.name, state, probe, **kwargs)
+    per_iteration = max(time.perf_counter() - t0, 1e-7) / probe
+    left = seconds - (time.perf_counter() - t0)
+    return max(1, int(0.8 * left / per_iteration))
+
+
 def search(problem: Problem, state: Any, *, engine: str, solver: str, iterations: int | None,
            seconds: float | None, c: float, discount: float, depth: int, seed: int | None,
-           max_tree_depth: int | None = None):
-    """One decision from ``state``: compiled kernel for built-ins, else the Python solver."""
-    if engine == "compiled" and problem.builtin and seconds is None:
+           max_tree_depth: int | None = None, heuristic: bool = False):
+    """One decision from ``state``: the numba kernel where it applies, else the Python solver.
+
+    With a time budget the compiled kernel runs the iteration count a short timed
+    probe predicts for ``seconds`` (it cannot be stopped mid-search).
+    ``heuristic`` selects Reversi's weight-table simulation policy.
+    """
+    if uses_compiled(problem, engine, solver):
         from playout.mcts import compiled
 
-        return compiled.search(problem.name, state, iterations, c, discount, depth, seed,
-                               **({"max_tree_depth": max_tree_depth} if max_tree_depth else {}))
+        kw: dict[str, Any] = dict(c=c, discount=discount, depth=depth, seed=seed,
+                                  policy="heuristic" if heuristic else "uniform")
+        if max_tree_depth:
+            kw["max_tree_depth"] = max_tree_depth
+        if seconds is not None:
+            iterations = compiled_iterations_for(problem, state, seconds, **kw)
+        return compiled.search(problem.name, state, iterations, **kw)
+    policy = None
+    if heuristic:
+        from playout.domains.reversi import HeuristicPolicy
+
+        policy = HeuristicPolicy()
     s = make_solver(problem, solver, c=c, discount=discount, depth=depth, seed=seed,
-                    root_state=state, max_tree_depth=max_tree_depth)
+                    root_state=state, max_tree_depth=max_tree_depth, rollout_policy=policy)
     return s.run_tree_search(iterations=iterations, seconds=seconds)
+
+
+def _finite_c(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and (not math.isfinite(value) or value < 0):
+        raise click.BadParameter(f"must be a finite number >= 0, got {value}")
+    return value
 
 
 def _common(f):
@@ -108,7 +169,7 @@ def _common(f):
                      help="Iterations per decision (default 1000 unless --seconds)."),
         click.option("--seconds", "-s", type=click.FloatRange(0, min_open=True), default=None,
                      help="Wall-time budget per decision instead of a count."),
-        click.option("--c", "c", type=float, default=None, help="Exploration constant C."),
+        click.option("--c", "c", type=float, default=None, callback=_finite_c, help="Exploration constant C (>= 0)."),
         click.option("--discount", type=click.FloatRange(0, 1, min_open=True), default=None,
                      help="Reward discount factor."),
         click.option("--depth", type=click.IntRange(0), default=None, help="Simulation depth limit."),
@@ -227,7 +288,7 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
                 res = search(problem, state, engine=engine, solver=st["solver"], iterations=st["iterations"],
                              seconds=st["seconds"], c=st["c"], discount=st["discount"], depth=st["depth"],
                              seed=rng.randrange(2**31), max_tree_depth=max_tree_depth)
-            player = mdp.to_play(state) if isinstance(mdp, Game) else 0
+            player = player_of(mdp, state)
             nxt = mdp.transition(state, res.action, rng)
             if kept is not None:
                 kept = advance_root(kept, res.action, nxt)
@@ -252,7 +313,7 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
 @click.command()
 @click.argument("domain")
 @click.option("--iterations", "-n", type=click.IntRange(1), default=1000, show_default=True)
-@click.option("--c", "c", type=float, default=None, help="Exploration constant C.")
+@click.option("--c", "c", type=float, default=None, callback=_finite_c, help="Exploration constant C (>= 0).")
 @click.option("--discount", type=click.FloatRange(0, 1, min_open=True), default=None)
 @click.option("--depth", type=click.IntRange(0), default=None, help="Simulation depth limit.")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -271,10 +332,13 @@ def trace(domain, iterations, c, discount, depth, seed, solver, out_dir):
         res = s.run_tree_search(iterations=iterations)
     except MDPError as exc:
         raise click.ClickException(str(exc)) from None
-    out_dir.mkdir(parents=True, exist_ok=True)
-    csv_path = write_trace_csv(s.trace, out_dir / "trace.csv", problem.action_name)
-    pngs = plot_trace(s.trace, out_dir, title=f"{problem.name}, C={st['c']}, discount={st['discount']}",
-                      action_name=problem.action_name)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        csv_path = write_trace_csv(s.trace, out_dir / "trace.csv", problem.action_name)
+        pngs = plot_trace(s.trace, out_dir, title=f"{problem.name}, C={st['c']}, discount={st['discount']}",
+                          action_name=problem.action_name)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the trace to {out_dir}: {exc.strerror or exc}") from None
     click.echo(f"recommended action: {problem.action_name(res.action)}")
     for p in [csv_path, *pngs]:
         click.echo(f"wrote {p}")

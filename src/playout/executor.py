@@ -38,6 +38,10 @@ class ResultsFileError(ValueError):
     """A results file that cannot be resumed (other setup, corrupt line)."""
 
 
+class ExecutorError(RuntimeError):
+    """The requested place to run cannot be used (e.g. Ray not installed)."""
+
+
 def _square(task: Task) -> Result:  # used by the doctest
     return {"y": task["x"] ** 2}
 
@@ -215,7 +219,7 @@ def _run_ray(fn: Callable[[Task], Result], todo: list[Task], address: str,
     try:
         import ray
     except ImportError:
-        raise RuntimeError("Ray is not installed: pip install 'playout[ray]'") from None
+        raise ExecutorError("Ray is not installed: pip install 'playout[ray]'") from None
     if not ray.is_initialized():
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)

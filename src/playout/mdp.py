@@ -47,6 +47,7 @@ Example: a user MDP in a few lines (a corridor; walking right to cell 3 pays 1)
 from __future__ import annotations
 
 import math
+import numbers
 import random
 from abc import ABC, abstractmethod
 from typing import Any, Generic, Sequence, TypeVar
@@ -101,7 +102,13 @@ class MDP(ABC, Generic[S, A]):
     # -- checked access, used by the solvers -------------------------------
     def legal_actions(self, state: S) -> list[A]:
         """``actions(state)`` as a list, raising :class:`MDPError` if it is empty."""
-        acts = list(self.actions(state))
+        try:
+            acts = list(self.actions(state))
+        except TypeError:
+            raise MDPError(
+                f"{type(self).__name__}.actions must return a sequence of actions, got "
+                f"{self.actions(state)!r} for state {state!r}"
+            ) from None
         if not acts:
             raise MDPError(
                 f"{type(self).__name__}.actions returned no actions for non-terminal "
@@ -110,18 +117,23 @@ class MDP(ABC, Generic[S, A]):
         return acts
 
     def checked_reward(self, prev_state: S, action: A, state: S) -> float:
-        """``reward(...)`` as a float, raising :class:`MDPError` on NaN or a non-number."""
-        try:
-            r = float(self.reward(prev_state, action, state))
-        except (TypeError, ValueError) as exc:
+        """``reward(...)`` as a float, raising :class:`MDPError` unless it is a finite real number."""
+        raw = self.reward(prev_state, action, state)
+        if isinstance(raw, bool) or not isinstance(raw, numbers.Real):
             raise MDPError(
-                f"{type(self).__name__}.reward returned a non-number for action {action!r} "
-                f"from state {prev_state!r}: {exc}"
-            ) from None
+                f"{type(self).__name__}.reward returned {raw!r} (not a real number) for action "
+                f"{action!r} from state {prev_state!r}"
+            )
+        r = float(raw)
         if math.isnan(r):
             raise MDPError(
                 f"{type(self).__name__}.reward returned NaN for action {action!r} from "
                 f"state {prev_state!r} to state {state!r}"
+            )
+        if math.isinf(r):
+            raise MDPError(
+                f"{type(self).__name__}.reward returned {r} (not finite) for action {action!r} "
+                f"from state {prev_state!r} to state {state!r}"
             )
         return r
 
@@ -141,5 +153,14 @@ class Game(MDP[S, A]):
 
 
 def player_of(mdp: MDP[Any, Any], state: Any) -> int:
-    """The player who acts in ``state``: ``to_play`` for a :class:`Game`, else 0."""
-    return mdp.to_play(state) if isinstance(mdp, Game) else 0
+    """The player who acts in ``state``: ``to_play`` for a :class:`Game`, else 0.
+
+    Raises:
+        MDPError: ``to_play`` returned something other than 0 or 1.
+    """
+    if not isinstance(mdp, Game):
+        return 0
+    player = mdp.to_play(state)
+    if player not in (0, 1) or isinstance(player, bool):
+        raise MDPError(f"{type(mdp).__name__}.to_play must return 0 or 1, got {player!r} for state {state!r}")
+    return int(player)

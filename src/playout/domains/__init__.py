@@ -15,8 +15,8 @@ The ``*_nb`` modules beside them are numba versions of the same rules for the
 compiled search; these reference modules import no numba.
 
 :data:`DOMAINS` maps a name to a :class:`DomainSpec` holding the solver
-settings of the anchor's timing conditions (mctreesearch4j v0.0.4, see
-``docs/mcts-library.md``).  Factories import their module only when called.
+settings of the anchor's timing conditions (mctreesearch4j v0.0.4 and its
+paper's experiments).  Factories import their module only when called.
 
 >>> spec = get_domain("connect4")
 >>> spec.c, spec.discount, spec.depth, spec.solver
@@ -103,7 +103,7 @@ def _reversi() -> MDP[Any, Any]:
     return Reversi()
 
 
-#: name -> spec; settings from the anchor's timing conditions (docs/mcts-library.md).
+#: name -> spec; settings from the anchor's timing conditions (mctreesearch4j v0.0.4).
 DOMAINS: dict[str, DomainSpec] = {
     spec.name: spec
     for spec in (

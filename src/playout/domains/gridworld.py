@@ -1,7 +1,7 @@
 """GridWorld: the slippery grid of mctreesearch4j's examples (Russell & Norvig style).
 
-Rules (mctreesearch4j v0.0.4's ``GridWorld`` domain, as described in
-``docs/mcts-library.md``): an 8 x 5 grid of cells ``(x, y)``, x in 1..8, y in
+Rules (mctreesearch4j v0.0.4's ``GridWorld`` domain and its paper, Liu &
+Tomaszewski 2021): an 8 x 5 grid of cells ``(x, y)``, x in 1..8, y in
 1..5; the agent starts at (2, 2).  Actions are "up" (y + 1), "down" (y - 1),
 "left" (x - 1) and "right" (x + 1), offered only when they stay on the grid.
 The intended move happens with probability 0.8; otherwise the agent moves to

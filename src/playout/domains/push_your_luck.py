@@ -1,6 +1,6 @@
 """Push Your Luck: a one-die press-your-luck MDP from mctreesearch4j's examples.
 
-Rules (as documented in ``docs/mcts-library.md``; the anchor's code differs,
+Rules (mctreesearch4j v0.0.4's Push Your Luck as its paper states them; its code differs,
 see below): one fair six-sided die, faces 1..6 each with probability 1/6.
 The state records which faces are marked.  ROLL rolls the die and toggles the
 rolled face (marks it, or clears it if it was marked); it pays 0.  CASHOUT

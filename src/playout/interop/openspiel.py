@@ -43,10 +43,16 @@ class OpenSpielGame(Game[Any, int]):
     """
 
     def __init__(self, name: str, seed: int = 0) -> None:
+        base = name.split("(", 1)[0]
+        if base not in pyspiel.registered_names():  # checked first: pyspiel prints its whole list
+            close = [n for n in pyspiel.registered_names() if base and (base in n or n in base)][:5]
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise ValueError(f"unknown OpenSpiel game {name!r}{hint}")
         try:
             self.game = pyspiel.load_game(name)
         except pyspiel.SpielError as exc:
-            raise ValueError(f"unknown OpenSpiel game {name!r}: {exc}") from None
+            first = str(exc).splitlines()[0] if str(exc) else "not found"
+            raise ValueError(f"unknown OpenSpiel game {name!r}: {first[:200]}") from None
         info = self.game.get_type()
         if info.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise ValueError(f"{name!r}: only sequential-move games are supported")
@@ -55,6 +61,9 @@ class OpenSpielGame(Game[Any, int]):
             raise ValueError(f"{name!r}: only one-player or two-player zero-sum games are supported")
         self.name = name
         self.num_players = n
+        #: True for imperfect-information games: our solvers plan on the true state.
+        self.hidden_information = info.information != pyspiel.GameType.Information.PERFECT_INFORMATION
+        self._namer = self.game.new_initial_state()
         self.seed = seed
 
     def _resolve_chance(self, state: Any, rng: random.Random) -> Any:
@@ -85,7 +94,11 @@ class OpenSpielGame(Game[Any, int]):
         return max(0, int(state.current_player()))
 
     def action_name(self, action: int) -> str:
-        return str(action)
+        """OpenSpiel's name of ``action`` (e.g. ``x(1,1)``), falling back to the id."""
+        try:
+            return self._namer.action_to_string(max(0, self._namer.current_player()), action)
+        except Exception:  # ids that the initial state cannot name
+            return str(action)
 
     def render(self, state: Any) -> str:
         return str(state)

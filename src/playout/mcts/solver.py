@@ -38,7 +38,7 @@ import time
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Generic, Iterable
 
-from playout.mdp import MDP, Game, MDPError, A, S
+from playout.mdp import MDP, Game, MDPError, A, S, player_of
 from playout.mcts.policies import RolloutPolicy, UniformPolicy
 from playout.mcts.result import ActionStats, SearchResult
 from playout.mcts.selection import exploration_term
@@ -85,6 +85,8 @@ class Solver(ABC, Generic[S, A]):
     ) -> None:
         if not 0.0 < discount_factor <= 1.0:
             raise ValueError(f"discount_factor must be in (0, 1], got {discount_factor}")
+        if not math.isfinite(exploration_constant) or exploration_constant < 0:
+            raise ValueError(f"exploration_constant must be finite and >= 0, got {exploration_constant}")
         if simulation_depth_limit < 0:
             raise ValueError(f"simulation_depth_limit must be >= 0, got {simulation_depth_limit}")
         self.mdp = mdp
@@ -103,7 +105,7 @@ class Solver(ABC, Generic[S, A]):
     # -- helpers ----------------------------------------------------------
     def player(self, state: S) -> int:
         """The player to move in ``state`` (always 0 for a one-player MDP)."""
-        return self.mdp.to_play(state) if self.is_game else 0  # type: ignore[attr-defined]
+        return player_of(self.mdp, state) if self.is_game else 0
 
     def step(self, state: S, action: A) -> tuple[S, float]:
         """Apply ``action``: the next state and the reward in player 0's frame."""

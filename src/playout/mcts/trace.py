@@ -60,18 +60,26 @@ def plot_trace(rows: list[dict[str, Any]], out_dir: Path, *, title: str = "",
         ("mean_reward", "mean discounted reward", "reward.png", "Mean reward per root action"),
         ("visits", "cumulative visits", "visits.png", "Visits per root action"),
     ]
+    styles = ["-", "--", "-.", ":"]
     paths = []
     for field, ylabel, fname, heading in specs:
-        fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
-        for action, (xs, ys) in sorted(series(rows, field).items(), key=lambda kv: str(kv[0])):
-            ax.plot(xs, ys, label=action_name(action), linewidth=1.4)
+        fig, ax = plt.subplots(figsize=(8, 4.2), dpi=110)
+        lines = sorted(series(rows, field).items(), key=lambda kv: str(kv[0]))
+        for i, (action, (xs, ys)) in enumerate(lines):
+            if field == "exploration":  # a log axis: drop the zero of the first iteration
+                xs, ys = [x for x, y in zip(xs, ys) if y > 0], [y for y in ys if y > 0]
+            # line styles keep coinciding curves (equal visits) apart
+            ax.plot(xs, ys, label=action_name(action), linewidth=1.6 if i % 2 == 0 else 1.2,
+                    linestyle=styles[i % len(styles)])
         ax.set_xlabel("iteration")
         ax.set_ylabel(ylabel)
         ax.set_title(f"{heading}\n{title}" if title else heading, fontsize=10)
         if field == "exploration":
             ax.set_yscale("log")
+        elif field == "visits":
+            ax.set_yscale("symlog", linthresh=10)  # few-visit actions stay apart from zero
         ax.grid(alpha=0.3)
-        ax.legend(title="root action", fontsize=8)
+        ax.legend(title="root action", fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         fig.tight_layout()
         p = out_dir / fname
         fig.savefig(p)
