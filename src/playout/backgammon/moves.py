@@ -129,54 +129,86 @@ def legal_moves_ws(board, d1, d2, out, table, hashes, slots):
     return n
 
 
+@njit(cache=True, inline="always")
+def _do(w, src, die):
+    """Move a checker in place; returns 1 if it hit a blot (for :func:`_undo`)."""
+    w[src] -= 1
+    dst = src - die
+    if dst >= 1:
+        if w[dst] == -1:
+            w[dst] = 1
+            w[0] += 1
+            return 1
+        w[dst] += 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _undo(w, src, die, hit):
+    dst = src - die
+    if dst >= 1:
+        if hit:
+            w[dst] = -1
+            w[0] -= 1
+        else:
+            w[dst] -= 1
+    w[src] += 1
+
+
 @njit(cache=True)
 def legal_moves_core(board, d1, d2, out, table, hashes, slots):
+    """The generator behind :func:`legal_moves_ws` (in-place do/undo on one work board)."""
     n = 0
     slots[0] = -1
+    w = board.copy()
     if d1 == d2:
         d = d1
         # depth-first over up to four plays; sources non-increasing avoids
         # re-ordering the same plays (high-first is always at least as legal)
         best = 0
         for s1 in range(25, 0, -1):
-            if not _can_move(board, s1, d):
+            if not _can_move(w, s1, d):
                 continue
-            b1 = _apply(board, s1, d)
+            h1 = _do(w, s1, d)
             if best < 1:
                 best = 1
                 _clear(table, slots, n)
                 n = 0
             for s2 in range(s1, 0, -1):
-                if not _can_move(b1, s2, d):
+                if not _can_move(w, s2, d):
                     continue
-                b2 = _apply(b1, s2, d)
+                h2 = _do(w, s2, d)
                 if best < 2:
                     best = 2
                     _clear(table, slots, n)
                     n = 0
                 for s3 in range(s2, 0, -1):
-                    if not _can_move(b2, s3, d):
+                    if not _can_move(w, s3, d):
                         continue
-                    b3 = _apply(b2, s3, d)
+                    h3 = _do(w, s3, d)
                     if best < 3:
                         best = 3
                         _clear(table, slots, n)
                         n = 0
                     for s4 in range(s3, 0, -1):
-                        if not _can_move(b3, s4, d):
+                        if not _can_move(w, s4, d):
                             continue
-                        b4 = _apply(b3, s4, d)
+                        h4 = _do(w, s4, d)
                         if best < 4:
                             best = 4
                             _clear(table, slots, n)
                             n = 0
-                        n = _add(b4, out, n, table, hashes, slots)
+                        n = _add(w, out, n, table, hashes, slots)
+                        _undo(w, s4, d, h4)
                     if best == 3:
-                        n = _add(b3, out, n, table, hashes, slots)
+                        n = _add(w, out, n, table, hashes, slots)
+                    _undo(w, s3, d, h3)
                 if best == 2:
-                    n = _add(b2, out, n, table, hashes, slots)
+                    n = _add(w, out, n, table, hashes, slots)
+                _undo(w, s2, d, h2)
             if best == 1:
-                n = _add(b1, out, n, table, hashes, slots)
+                n = _add(w, out, n, table, hashes, slots)
+            _undo(w, s1, d, h1)
         if n == 0:
             out[0, :] = board
             n = 1
@@ -189,21 +221,25 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
         a = hi if order == 0 else lo
         c = lo if order == 0 else hi
         for s1 in range(25, 0, -1):
-            if not _can_move(board, s1, a):
+            if not _can_move(w, s1, a):
                 continue
-            b1 = _apply(board, s1, a)
+            h1 = _do(w, s1, a)
             for s2 in range(25, 0, -1):
-                if not _can_move(b1, s2, c):
+                if not _can_move(w, s2, c):
                     continue
-                b2 = _apply(b1, s2, c)
-                n_two = _add(b2, out, n_two, table, hashes, slots)
+                h2 = _do(w, s2, c)
+                n_two = _add(w, out, n_two, table, hashes, slots)
+                _undo(w, s2, c, h2)
+            _undo(w, s1, a, h1)
     if n_two > 0:
         return n_two
     # only one die can be played: the larger if possible
     for a in (hi, lo):
         for s1 in range(25, 0, -1):
-            if _can_move(board, s1, a):
-                n = _add(_apply(board, s1, a), out, n, table, hashes, slots)
+            if _can_move(w, s1, a):
+                h1 = _do(w, s1, a)
+                n = _add(w, out, n, table, hashes, slots)
+                _undo(w, s1, a, h1)
         if n > 0:
             return n
     out[0, :] = board
