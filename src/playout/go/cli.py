@@ -154,12 +154,15 @@ def crosscheck(games, size, seed):
 @click.option("--komi", type=float, default=7.0, show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), required=True, help="JSONL results (resumed).")
 @click.option("--names", default="A,B", show_default=True, help="Two names, comma-separated.")
-def match(engine_a, engine_b, games, size, komi, out, names):
+@click.option("--transcript", type=click.Path(dir_okay=False), default=None,
+              help="Write the GTP exchanges of the first game played here (Markdown).")
+def match(engine_a, engine_b, games, size, komi, out, names, transcript):
     """Play ENGINE_A vs ENGINE_B (GTP command lines), colours alternated."""
     from playout.go.match import play_match
 
     na = names.split(",")
     if len(na) != 2:
         raise click.ClickException("--names needs two names separated by a comma")
-    s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]), log=click.echo)
+    s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]), log=click.echo,
+                   transcript_path=transcript)
     click.echo(json.dumps(s))

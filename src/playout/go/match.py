@@ -215,16 +215,23 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
     finally:
         for e in engines.values():
             e.close()
-    winner = result[0].upper() if result and result[0] in "BWbw" else "?"
+    if result and result[0] in "BWbw":
+        winner = result[0].upper()
+    elif result and result.strip() == "0":
+        winner = "draw"
+    else:
+        winner = "?"
     return {"winner": winner, "result": result, "moves": moves}
 
 
 def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, size: int = 9,
-               komi: float = 7.0, names: tuple[str, str] = ("A", "B"), log=print) -> dict:
+               komi: float = 7.0, names: tuple[str, str] = ("A", "B"), log=print,
+               transcript_path: str | Path | None = None) -> dict:
     """``games`` games, A Black in even games; each result appended to ``out_path`` (JSONL).
 
     A rerun reads ``out_path`` and plays only the missing games.  Returns a summary with A's
-    win rate and its 95 % Wilson interval.
+    score rate (a draw counts 1/2) and its 95 % Wilson interval.  ``transcript_path``: the GTP
+    exchanges of the first game played are written there as Markdown.
     """
     out = Path(out_path)
     done: dict[str, dict] = {}
@@ -239,11 +246,21 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
             continue
         a_black = g % 2 == 0
         t0 = time.time()
+        tr: list | None = [] if transcript_path else None
         if a_black:
-            r = play_game(engine_a, engine_b, size, komi, names=names)
+            r = play_game(engine_a, engine_b, size, komi, names=names, transcript=tr)
         else:
-            r = play_game(engine_b, engine_a, size, komi, names=(names[1], names[0]))
-        a_won = (r["winner"] == "B") == a_black if r["winner"] in "BW" else None
+            r = play_game(engine_b, engine_a, size, komi, names=(names[1], names[0]), transcript=tr)
+        if tr is not None:
+            write_transcript(transcript_path, tr, r, engine_a if a_black else engine_b,
+                             engine_b if a_black else engine_a)
+            transcript_path = None
+        if r["winner"] in ("B", "W"):
+            a_won = (r["winner"] == "B") == a_black
+        elif r["winner"] == "draw":
+            a_won = 0.5
+        else:
+            a_won = None
         rec = {"key": key, "a_black": a_black, "a_won": a_won, "result": r["result"],
                "n_moves": len(r["moves"]), "seconds": round(time.time() - t0, 1),
                "moves": r["moves"]}
@@ -253,7 +270,23 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         log(f"game {g}: {names[0]} {'black' if a_black else 'white'} -> {r['result']}")
     recs = [r for r in done.values() if r["key"].startswith(f"{names[0]}-vs-{names[1]}-{size}-{komi}-")]
     scored = [r for r in recs if r["a_won"] is not None]
-    wins = sum(1 for r in scored if r["a_won"])
+    wins = sum(float(r["a_won"]) for r in scored)
     lo, hi = wilson(wins, len(scored))
     return {"games": len(scored), "a_wins": wins, "a_rate": wins / max(1, len(scored)),
             "wilson95": (round(lo, 3), round(hi, 3))}
+
+
+def write_transcript(path: str | Path, exchanges: list, result: dict, black_cmd: str,
+                     white_cmd: str) -> None:
+    """Markdown transcript of one game: every GTP command sent and every answer received."""
+    lines = ["# GTP transcript of a real game", "",
+             f"Black: `{black_cmd}`  ", f"White: `{white_cmd}`  ",
+             f"Result (GNU Go `final_score`, Chinese rules, or resignation): **{result['result']}** "
+             f"after {len(result['moves'])} moves.", "",
+             "Each line: engine, the command sent, the engine's answer.", "", "```"]
+    for name, cmd, answer in exchanges:
+        lines.append(f"{name:>16s} <- {cmd}")
+        for ln in answer.splitlines() or [""]:
+            lines.append(f"{'':>16s} -> {ln}")
+    lines += ["```", ""]
+    Path(path).write_text("\n".join(lines))
