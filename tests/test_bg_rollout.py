@@ -87,3 +87,18 @@ def test_game_interface_plays_to_the_end():
         s = s2
     assert g.is_terminal(s) and total in (1.0, 2.0, 3.0)
     assert (flip(flip(s.array())) == s.array()).all()
+
+
+def test_generic_solver_plays_a_legal_move():
+    from playout.backgammon.game import BackgammonGame, BgState
+    from playout.backgammon.moves import legal_moves
+    from playout.mcts import GenericSolver
+
+    start = BgState(STARTING_BOARD.tobytes(), 0, (6, 4))
+
+    class FromRoll(BackgammonGame):
+        def initial_state(self):
+            return start
+
+    res = GenericSolver(FromRoll(), seed=1).run_tree_search(iterations=30)
+    assert res.action in {m.tobytes() for m in legal_moves(STARTING_BOARD, 6, 4)}
