@@ -161,3 +161,12 @@ def test_gogame_plays_to_terminal_with_reward_sign():
     black_r = 1.0 if score > 0 else -1.0
     assert r == (black_r if prev.to_move == BLACK else -black_r)
     assert g.to_play(g.initial_state()) == 0
+
+
+def test_gogame_drives_the_core_generic_solver():
+    from playout.mcts import GenericSolver
+
+    g = GoGame(size=5, komi=0.5, max_moves=30)
+    s = g.initial_state()
+    result = GenericSolver(g, seed=1).run_tree_search(iterations=40)
+    assert result.action in g.actions(s)
