@@ -151,3 +151,27 @@ def test_pre_roll_2ply_close_to_1ply_at_opening():
     p1 = pre_roll_probs(net, STARTING_BOARD, 1)
     p2 = pre_roll_probs(net, STARTING_BOARD, 2)
     assert abs(equity(p1) - equity(p2)) < 0.15
+
+
+def test_met_kazaross_xg2_values():
+    from playout.backgammon.met import load_met, mwc
+
+    pre, post = load_met()
+    assert pre.shape == (25, 25) and post.shape == (25,)
+    assert np.allclose(pre + pre.T, 1.0, atol=1e-4)  # a table of one player's chances
+    assert mwc(1, 2) == pytest.approx(0.67736)  # Crawford game, 1-away vs 2-away (file's value)
+    assert mwc(2, 1, post_crawford=True) == pytest.approx(0.48803)
+    assert mwc(0, 3) == 1.0 and mwc(3, 0) == 0.0 and mwc(7, 7) == pytest.approx(0.5)
+
+
+def test_match_cube_crawford_and_post_crawford():
+    s = STARTING_BOARD
+    crawford = cube_action(s, probs=[0.9, 0.3, 0, 0, 0], match_length=7, score=(4, 6), crawford=True)
+    assert not crawford.can_double and not crawford.double
+    # post-Crawford the trailer doubles at once (nothing to lose) and the leader takes
+    post = cube_action(s, probs=[0.4, 0.1, 0, 0.1, 0], match_length=7, score=(4, 6), post_crawford=True)
+    assert post.double and post.take
+    # 0-0 to 7, gammonless: no double at 60%, double/take at 75%, double/pass at 85%
+    d60, d75, d85 = (cube_action(s, probs=[p, 0, 0, 0, 0], match_length=7) for p in (0.6, 0.75, 0.85))
+    assert not d60.double and d75.double and d75.take and d85.double and not d85.take
+    assert 0.5 < d75.equity_nd < d75.equity_dp < 1.0  # match winning chances

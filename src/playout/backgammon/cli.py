@@ -190,18 +190,18 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
     from playout.backgammon.cube import cube_action
 
     pos = _position(position)
-    if pos.match_length:
-        raise click.ClickException("match play cube decisions are not implemented (money only)")
     ev = _evaluator(evaluator)
     try:
         d = cube_action(pos.board, cube_value or pos.cube_value, owner or pos.cube_owner, ev,
-                        _ply(ply), jacoby=jacoby, beaver=beaver)
+                        _ply(ply), jacoby=jacoby and pos.jacoby, beaver=beaver and pos.beaver,
+                        match_length=pos.match_length, score=pos.score, crawford=pos.crawford)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--cube") from None
     if as_json:
         click.echo(json.dumps(d.to_json()))
         return
-    click.echo(f"No double      {d.equity_nd:+.4f}\nDouble, take   {d.equity_dt:+.4f}\n"
+    unit = "MWC" if pos.match_length else "equity"
+    click.echo(f"({unit})\nNo double      {d.equity_nd:+.4f}\nDouble, take   {d.equity_dt:+.4f}\n"
                f"Double, pass   {d.equity_dp:+.4f}\nProper action: {d.optimal_action}")
 
 

@@ -16,13 +16,22 @@ equity ``p (W + L) - L`` and cube efficiency ``x``: 0.68 in contact positions
 (gnubg's default) and, in races, rising with the side to act's pip count
 from 0.6 (short races) to 0.7 (long), as in gnubg's race efficiency.
 
+Match play (``match_length > 0``): equities are match winning chances (MWC)
+from the Kazaross-XG2 table (:mod:`playout.backgammon.met`).  The six outcomes'
+MWCs at the cube in question are normalised so that +-1 = winning/losing the
+cube's value (gnubg's ``mwc2eq``); Janowski's model below then runs on these
+match-specific gammon values and the result is mapped back to MWC.  ``DP`` =
+the MWC after winning the present cube; no doubling in the Crawford game (dead
+cube there).  This transfers Janowski's money model to match scores; it is an
+approximation (gnubg's match-play model also accounts for the cube's value
+being capped by the score).
+
 Decisions (equities for the side to act, in units of the current cube):
 ``ND`` = cubeful equity with the cube where it is; ``DT`` = 2 x the equity with
 the opponent owning a doubled cube; ``DP`` = +1.  With beavers allowed and
 ``DT < 0`` the taker beavers and ``DT`` doubles again.  Jacoby: with a centred
 cube gammons do not count for ``ND`` (W = L = 1).  Double if
-``min(DT, DP) > ND``; take if ``DT <= DP``.  Money play only; match play is not
-implemented (no MET).
+``min(DT, DP) > ND``; take if ``DT <= DP``.
 """
 
 from __future__ import annotations
@@ -54,13 +63,8 @@ def _wl(p):
     return win, float(W), float(L)
 
 
-def cubeful_equity(p, owner: str, x: float, *, jacoby: bool = False) -> float:
-    """Janowski cubeful money equity (cube value 1) for the side to act, ``owner`` in OWNERS."""
-    if owner not in OWNERS:
-        raise ValueError(f"cube_owner: {owner!r} (must be one of {', '.join(OWNERS)})")
-    win, W, L = _wl(p)
-    if jacoby and owner == "centered":
-        W = L = 1.0
+def janowski(win: float, W: float, L: float, owner: str, x: float) -> float:
+    """Janowski's cubeful equity from P(win), average win/loss values W, L and efficiency x."""
     dead = win * (W + L) - L
     tp = (L - 0.5) / (W + L + 0.5)
     cp = (L + 1.0) / (W + L + 0.5)
@@ -76,6 +80,16 @@ def cubeful_equity(p, owner: str, x: float, *, jacoby: bool = False) -> float:
         else:
             live = 1.0 + (W - 1.0) * (win - cp) / (1.0 - cp)
     return x * live + (1.0 - x) * dead
+
+
+def cubeful_equity(p, owner: str, x: float, *, jacoby: bool = False) -> float:
+    """Janowski cubeful money equity (cube value 1) for the side to act, ``owner`` in OWNERS."""
+    if owner not in OWNERS:
+        raise ValueError(f"cube_owner: {owner!r} (must be one of {', '.join(OWNERS)})")
+    win, W, L = _wl(p)
+    if jacoby and owner == "centered":
+        W = L = 1.0
+    return janowski(win, W, L, owner, x)
 
 
 @dataclass
@@ -97,12 +111,69 @@ class CubeDecision:
         return asdict(self)
 
 
+def _match_cubeful(p, away, v, owner, x, crawford_state):
+    """Cubeful MWC at cube ``v``: Janowski on match-normalised outcome values.
+
+    The six outcomes' MWCs (Kazaross-XG2) are normalised so that winning /
+    losing ``v`` points is +1 / -1 (gnubg's ``mwc2eq``); the gammon outcomes
+    then give the match's W and L, Janowski's model gives the cubeful
+    normalised equity, mapped back to MWC.
+    """
+    from playout.backgammon.met import mwc_after
+
+    a, b = away
+    w, wg, wbg, lg, lbg = (float(t) for t in p)
+    m = [mwc_after(a, b, n * v, crawford_state) for n in (1, 2, 3, -1, -2, -3)]
+    hi, lo = m[0], m[3]
+    span = max(hi - lo, 1e-12)
+    eq = [(2 * t - (hi + lo)) / span for t in m]
+    win = min(max(w, 1e-9), 1 - 1e-9)
+    W = ((w - wg) * eq[0] + (wg - wbg) * eq[1] + wbg * eq[2]) / win
+    L = -(((1 - w) - lg) * eq[3] + (lg - lbg) * eq[4] + lbg * eq[5]) / (1 - win)
+    e = janowski(win, W, L, owner, x)
+    return lo + (e + 1.0) / 2.0 * span
+
+
+def match_cube_action(p, cube_value: int, cube_owner: str, match_length: int,
+                      score: tuple[int, int], crawford: bool = False,
+                      post_crawford: bool = False, x: float = 0.68) -> CubeDecision:
+    """Match-play cube decision in match winning chances (see the module docstring)."""
+    from playout.backgammon.met import mwc_after
+
+    a = match_length - score[0]
+    b = match_length - score[1]
+    if a < 1 or b < 1:
+        raise ValueError(f"score: {score} is not below the match length {match_length}")
+    state = "crawford" if crawford else ("post" if post_crawford else "pre")
+    v = cube_value
+    eff = 0.0 if crawford else x
+    nd = _match_cubeful(p, (a, b), v, cube_owner, eff, state)
+    dt = _match_cubeful(p, (a, b), 2 * v, "opponent", eff, state)
+    dp = mwc_after(a, b, v, state)
+    can = cube_owner in ("centered", "player") and not crawford
+    double = can and min(dt, dp) > nd
+    take = dt <= dp
+    if not can:
+        action = "No double (cube not available)"
+    elif double:
+        action = "Double, take" if take else "Double, pass"
+    else:
+        action = "No double, take" if take else "Too good, pass"
+    return CubeDecision(round(nd, 6), round(dt, 6), round(dp, 6), bool(double), bool(take), False,
+                        can, [round(float(t), 6) for t in p], eff, action)
+
+
 def cube_action(board26, cube_value: int = 1, cube_owner: str = "centered",
                 evaluator: Evaluator | None = None, ply: int = 1, *, jacoby: bool = True,
-                beaver: bool = True, probs=None) -> CubeDecision:
-    """Money cube decision for the side to act in pre-roll ``board26`` (Janowski; see module doc).
+                beaver: bool = True, probs=None, match_length: int = 0,
+                score: tuple[int, int] = (0, 0), crawford: bool = False,
+                post_crawford: bool = False) -> CubeDecision:
+    """Cube decision for the side to act in pre-roll ``board26`` (see the module docstring).
 
-    Equities are per unit of the current cube (multiply by ``cube_value`` for points).
+    Money (``match_length`` 0): Janowski, equities per unit of the current cube
+    (multiply by ``cube_value`` for points).  Match play: match winning chances
+    (Kazaross-XG2), ``score`` = (side to act, opponent) points, ``crawford`` =
+    this is the Crawford game, ``post_crawford`` = it has been played.
     """
     if cube_owner not in OWNERS:
         raise ValueError(f"cube_owner: {cube_owner!r} (must be one of {', '.join(OWNERS)})")
@@ -110,6 +181,9 @@ def cube_action(board26, cube_value: int = 1, cube_owner: str = "centered",
         raise ValueError(f"cube_value: {cube_value} is not a power of two")
     evaluator = evaluator or get_evaluator()
     p = np.asarray(probs if probs is not None else pre_roll_probs(evaluator, board26, ply))
+    if match_length:
+        return match_cube_action(p, cube_value, cube_owner, match_length, score, crawford,
+                                 post_crawford, cube_efficiency(board26))
     x = cube_efficiency(board26)
     nd = cubeful_equity(p, cube_owner, x, jacoby=jacoby)
     dt = 2.0 * cubeful_equity(p, "opponent", x)

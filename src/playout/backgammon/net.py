@@ -112,19 +112,25 @@ def _sigmoid(v):
 def forward(W1, b1, W2, b2, net, x, h, out):
     """One net's outputs for inputs ``x``: fills hidden ``h[H]`` and ``out[5]`` (raw sigmoids)."""
     H = b1.shape[1]
-    for j in range(H):
-        h[j] = b1[net, j]
+    Wn = W1[net]
+    h[:] = b1[net]
     for i in range(x.shape[0]):
         xi = x[i]
         if xi != 0.0:
-            for j in range(H):
-                h[j] += W1[net, i, j] * xi
+            row = Wn[i]
+            if xi == 1.0:
+                for j in range(H):
+                    h[j] += row[j]
+            else:
+                for j in range(H):
+                    h[j] += row[j] * xi
     for j in range(H):
         h[j] = _sigmoid(h[j])
+    V = W2[net]
     for k in range(N_OUT):
         s = b2[net, k]
         for j in range(H):
-            s += W2[net, j, k] * h[j]
+            s += V[j, k] * h[j]
         out[k] = _sigmoid(s)
 
 

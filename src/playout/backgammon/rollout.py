@@ -56,6 +56,8 @@ def rollout_trials(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, s
     mean = np.zeros(5)
     luck = np.zeros(5)
     res = np.zeros(5)
+    drawn = np.zeros(5)
+    nb = board.copy()
     moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
     ws = new_workspace()
     for t in range(n_trials):
@@ -81,15 +83,24 @@ def rollout_trials(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, s
             d1 = q // 6 + 1
             d2 = q % 6 + 1
             if vr:
+                # mean over the 21 rolls; the roll drawn is one of them (kept, not replayed)
                 mean[:] = 0.0
+                hi = max(d1, d2)
+                lo = min(d1, d2)
                 for k in range(21):
                     a1 = _R1[k]
                     a2 = _R2[k]
                     w = (1.0 if a1 == a2 else 2.0) / 36.0
-                    _play_best(kind, W1, b1, W2, b2, pr, pc, b, a1, a2, moves, ws, x, h, o, oi, val)
+                    cand = _play_best(kind, W1, b1, W2, b2, pr, pc, b, a1, a2, moves, ws, x, h, o,
+                                      oi, val)
+                    if a1 == hi and a2 == lo:
+                        nb = cand
+                        drawn[:] = val
                     for j in range(5):
                         mean[j] += w * val[j]
-            nb = _play_best(kind, W1, b1, W2, b2, pr, pc, b, d1, d2, moves, ws, x, h, o, oi, val)
+                val[:] = drawn
+            else:
+                nb = _play_best(kind, W1, b1, W2, b2, pr, pc, b, d1, d2, moves, ws, x, h, o, oi, val)
             if vr:
                 # luck of the side to act, turned to the root's view
                 if side == 0:
