@@ -40,6 +40,7 @@ from playout.go.board import (
     M_HASH,
     M_MOVES,
     M_N,
+    M_NEMPTY,
     M_PASSES,
     M_TOMOVE,
     M_W,
@@ -105,9 +106,12 @@ def _expand(NI, NF, tm, node, S, T, cap):
 
     Prior knowledge goes into the AMAF statistics (as Fuego does): ``PRIOR_N`` virtual AMAF
     visits at a rate rising with the log of the move's pattern value relative to the table's
-    largest value (0.4 for value 1 ... 0.8 for the largest); no prior for uniform tables.
+    largest value (0.4 for value 1 ... 0.8 for the largest; 0.5 for uniform tables), except
+    that ordinary (value <= 1) moves on the first line get 0.2, and on the second line 0.35
+    while four fifths of the board are empty (the usual edge heuristic of Pachi/Fuego).
     """
     lvmax = math.log(float(T[T_VMAX]))
+    opening = (S[META, M_N] * S[META, M_N] * 4) // 5
     c = S[META, M_TOMOVE]
     N = S[META, M_N]
     W = S[META, M_W]
@@ -126,10 +130,17 @@ def _expand(NI, NF, tm, node, S, T, cap):
                 NI[MOVER, k] = c
                 NI[BANNED, k] = 0
                 NF[:, k] = 0.0
+                rate = 0.5
                 if lvmax > 0:
                     rate = 0.4 + 0.4 * math.log(float(v)) / lvmax
-                    NF[AVISITS, k] = PRIOR_N
-                    NF[AWINS, k] = PRIOR_N * rate
+                if v <= 1:
+                    line = min(min(r, col), min(N - 1 - r, N - 1 - col))
+                    if line == 0:
+                        rate = 0.2
+                    elif line == 1 and S[META, M_NEMPTY] > opening:
+                        rate = 0.35
+                NF[AVISITS, k] = PRIOR_N
+                NF[AWINS, k] = PRIOR_N * rate
                 k += 1
     NI[FIRST, k] = -1
     NI[NCH, k] = 0
