@@ -292,6 +292,22 @@ def connect4_quality(path: Path = _DEFAULT_L3, iterations: int = 10_000, limit: 
     }
 
 
+def connect4_solver_run(path: Path, limit: int | None = None) -> dict[str, Any]:
+    """Solve every position of a Pons test file; count disagreements with its scores."""
+    from playout.domains import connect4_solver as cs
+
+    data = cs.read_test_file(path)[:limit]
+    solver = cs.Solver()
+    solver.solve("445566")  # compile / load the cache outside the timing
+    nodes0 = solver.nodes
+    t0 = time.perf_counter()
+    wrong = [(m, want) for m, want in data if solver.solve(m) != want]
+    dt = time.perf_counter() - t0
+    return {"file": path.name, "positions": len(data), "mismatches": len(wrong), "first_mismatches": wrong[:5],
+            "seconds": dt, "ms_per_position": 1000.0 * dt / max(1, len(data)),
+            "nodes": solver.nodes - nodes0}
+
+
 # -- CLI ---------------------------------------------------------------------------------
 class BadInput(click.ClickException):
     """A user mistake (bad file or line): one line on stderr, exit code 2."""
@@ -354,3 +370,34 @@ def connect4_quality_command(iterations: int, limit: int | None, every: int, see
                f"{'met' if res['share_keeps_value'] >= 0.95 else 'NOT met'}); optimal-score move: "
                f"{res['share_optimal']:.1%}; exact solver disagreed with the file on "
                f"{res['solver_mismatches']} positions; {res['seconds']:.1f} s")
+
+
+@bench.command("connect4-solver")
+@click.option("--file", "paths", type=click.Path(exists=True, dir_okay=False, path_type=Path), multiple=True,
+              help="Pons test files (default: Test_L3_R1, Test_L2_R2, Test_L1_R1 in ../shared).")
+@click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N positions of each file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def connect4_solver_command(paths: tuple[Path, ...], limit: int | None, as_json: bool) -> None:
+    """The exact solver on Pons' test sets: disagreements with the listed scores, time."""
+    if not paths:
+        paths = tuple(p for p in (_DEFAULT_L3.with_name(n) for n in ("Test_L3_R1", "Test_L2_R2", "Test_L1_R1"))
+                      if p.exists())
+        if not paths:
+            raise BadInput(f"no test files beside {_DEFAULT_L3}; pass --file")
+    try:
+        rows = [connect4_solver_run(p, limit) for p in paths]
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="Exact Connect 4 solver (negamax, alpha-beta, transposition table; numba)")
+    for col in ("file", "positions", "wrong scores", "ms / position", "nodes"):
+        t.add_column(col, justify="right")
+    for r in rows:
+        t.add_row(r["file"], str(r["positions"]), str(r["mismatches"]), f"{r['ms_per_position']:.2f}",
+                  f"{r['nodes']:,}")
+    Console().print(t)
