@@ -22,12 +22,19 @@ colour array directly and White's is ``SWAP[index]``.
 
 Values are kept incrementally: after a move only the points listed by
 :func:`playout.go.board.play` (neighbours of the move and of captured stones, liberties of strings
-whose liberty count changed in the atari range, ko points) and the old/new *near* sets are
-recomputed.  Sampling is strictly proportional to value with per-row partial sums (like GNU Go's
-partitions): draw a row by its sum, then a point in it, ``O(N)`` per draw.  A side whose total is
-0 passes; the playout ends after three consecutive passes (GNU Go) or at ``max_moves``.  Simple ko
-is respected; superko is not checked inside playouts.  Score: area with an empty point counting
+whose liberty count changed in the atari range, ko points) get their properties recomputed; the
+old and new *near* sets only get their near bit flipped (property codes are cached per point).
+Sampling is strictly proportional to value with per-row partial sums (like GNU Go's partitions):
+draw a row by its sum, then a point in it, ``O(N)`` per draw.  *Light* tables (values that ignore
+the property code, e.g. ``mc_uniform``) skip the value rows altogether during a playout and draw
+by exact rejection sampling over the empty-point list (:func:`sample_light`).  A side whose total
+is 0 passes; the playout ends after three consecutive passes (GNU Go) or at ``max_moves``.  Simple
+ko is respected; superko is not checked inside playouts.  Score: area with an empty point counting
 for the colour of an adjacent stone (if only one colour touches it).
+
+Performance notes: all state is one int64 array and the kernels are compiled without numba's
+reference counting (``_nrt=False``; they allocate nothing), which made moves several times
+cheaper; the pattern table is packed as ``int32`` with the distinct value rows only.
 """
 
 from __future__ import annotations
