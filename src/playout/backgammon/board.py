@@ -39,10 +39,10 @@ def flip(board):
 @njit(cache=True)
 def checkers_off(board):
     """(mover's, opponent's) checkers borne off."""
-    m = board[25]
-    o = board[0]
+    m = int(board[25])
+    o = int(board[0])
     for p in range(1, 25):
-        v = board[p]
+        v = int(board[p])
         if v > 0:
             m += v
         elif v < 0:
@@ -53,10 +53,10 @@ def checkers_off(board):
 @njit(cache=True)
 def pip_counts(board):
     """(mover's, opponent's) pip counts; a checker on the bar counts 25."""
-    m = 25 * board[25]
-    o = 25 * board[0]
+    m = 25 * int(board[25])
+    o = 25 * int(board[0])
     for p in range(1, 25):
-        v = board[p]
+        v = int(board[p])
         if v > 0:
             m += v * p
         elif v < 0:

@@ -59,7 +59,7 @@ def pubeval_score(race, contact, b):
     w = race if is_race(b) else contact
     s = 0.0
     for j in range(1, 25):
-        n = b[25 - j]
+        n = int(b[25 - j])
         k = 5 * (j - 1)
         if n == -1:
             s += w[k]
@@ -72,7 +72,7 @@ def pubeval_score(race, contact, b):
             elif n >= 4:
                 s += w[k + 4] * (n - 3) * 0.5
     off, _ = checkers_off(b)
-    s += w[120] * b[0] * 0.5
+    s += w[120] * int(b[0]) * 0.5
     s += w[121] * off / 15.0
     return s
 

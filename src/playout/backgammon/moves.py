@@ -64,7 +64,7 @@ def _apply(b, src, die):
 def _hash(b):
     h = np.uint64(1469598103934665603)
     for i in range(26):
-        h = (h ^ np.uint64(b[i] & 0xFF)) * np.uint64(1099511628211)
+        h = (h ^ np.uint64(int(b[i]) + 128)) * np.uint64(1099511628211)
     return h
 
 

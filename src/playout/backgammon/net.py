@@ -44,7 +44,7 @@ def _side_inputs(b, sign, x, base):
     for q in range(1, 25):
         # q in the side's own numbering
         p = q if sign > 0 else 25 - q
-        n = b[p] * sign
+        n = int(b[p]) * sign
         if n < 0:
             n = 0
         k = base + 4 * (q - 1)
@@ -65,7 +65,7 @@ def _side_inputs(b, sign, x, base):
             x[k + 2] = 1.0
         if n > 3:
             x[k + 3] = (n - 3) * 0.5
-    bar = b[25] if sign > 0 else b[0]
+    bar = int(b[25]) if sign > 0 else int(b[0])
     x[base + 96] = bar * 0.5
     x[base + 97] = (15 - on_board - bar) / 15.0
     x[base + 98] = (pips + 25 * bar) / 100.0
