@@ -78,3 +78,11 @@ def test_move_text_hits_and_bearoff():
     a[3] = 0
     assert move_text(b, a) == "6 3 -> 4* off"
     assert move_text(STARTING_BOARD, STARTING_BOARD) == "(no play)"
+
+
+def test_cube_match_play_from_xgid():
+    # 7-point match, 6-4 (side to act leads 1-away vs 3-away), Crawford game: no cube
+    r = run("cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:4:1:7:10", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["can_double"] is False and 0.5 < d["equity_nd"] < 1.0
