@@ -216,10 +216,15 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
 @click.option("--no-vr", is_flag=True, help="no variance reduction")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="JSONL results file (resumed if present)")
+@click.option("--ray", "ray_address", default=None, help="run on Ray (auto, local or host:port)")
 @common
 def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, out_path,
-            evaluator, as_json):
-    """Cubeless rollout of POSITION (or of the candidate plays for --dice), 1-ply play."""
+            ray_address, evaluator, as_json):
+    """Cubeless rollout of POSITION (or of the candidate plays for --dice), 1-ply play.
+
+    Results also show a cubeful money equity: the rolled-out probabilities
+    converted by Janowski's model for the position's cube (the trials are cubeless).
+    """
     from playout.backgammon.rollout import rollout as run
     from playout.backgammon.search import choose_move
 
@@ -236,14 +241,16 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
             boards = [c.board for c in mc.candidates[:candidates]]
             res = run(boards, evaluator=evaluator, trials=trials, truncate=truncate, vr=not no_vr,
                       seed=seed, workers=workers, out_path=out_path, description="rollout",
-                      post_move=True)
+                      post_move=True, ray_address=ray_address,
+                      cube_owner=None if pos.match_length else pos.cube_owner)
             for r, b in zip(res, boards):
                 r["move"] = move_text(pos.board, b)
             res.sort(key=lambda r: -r["equity"])
         else:
             res = run([pos.board], evaluator=evaluator, trials=trials, truncate=truncate,
                       vr=not no_vr, seed=seed, workers=workers, out_path=out_path,
-                      description="rollout", post_move=False)
+                      description="rollout", post_move=False, ray_address=ray_address,
+                      cube_owner=None if pos.match_length else pos.cube_owner)
     except ValueError as exc:  # e.g. a results file of another job
         raise click.ClickException(str(exc)) from None
     if as_json:
@@ -252,7 +259,8 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
         return
     for r in res:
         label = r.get("move", "position")
-        click.echo(f"{label:<28} eq {r['equity']:+.4f} +- {r['std_error']:.4f}  "
+        cf = f"  cubeful {r['cubeful_equity']:+.4f}" if "cubeful_equity" in r else ""
+        click.echo(f"{label:<28} eq {r['equity']:+.4f} +- {r['std_error']:.4f}{cf}  "
                    f"probs {' '.join(f'{v:.3f}' for v in r['probs'])}  ({r['trials']} trials)")
 
 

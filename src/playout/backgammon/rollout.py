@@ -208,13 +208,21 @@ def _rollout_task(task: dict) -> dict:
 
 def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int = 0,
             vr: bool = True, seed: int = 1, chunk: int = 144, workers: int | None = 0,
-            out_path=None, description: str | None = None, post_move: bool = True) -> list[dict]:
+            out_path=None, description: str | None = None, post_move: bool = True,
+            ray_address: str | None = None, cube_owner: str | None = None) -> list[dict]:
     """Roll out each board; returns per-board dicts (probs, equity, std_error, trials).
 
     ``post_move=True``: each board is the position *after* a candidate play
     (mover's view) and results are for that mover; ``False``: pre-roll boards,
     results for the side to act.  ``evaluator`` is a name for
-    :func:`get_evaluator` (tasks must be picklable).
+    :func:`get_evaluator` (tasks must be picklable).  ``ray_address`` runs the
+    chunks on Ray (see :func:`playout.executor.run_tasks`).  With
+    ``cube_owner`` (money, from the result's side: ``centered``/``player``/
+    ``opponent``; for a post-move board the cube as the *opponent* will hold it
+    is the caller's business) each result also gets ``cubeful_equity``: the
+    rolled-out probabilities converted by Janowski's model
+    (:func:`playout.backgammon.cube.cubeful_equity`) -- the trials themselves
+    are cubeless.
     """
     from playout.executor import run_tasks
 
@@ -231,7 +239,7 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
              "vr": vr, "seed": seed, "chunk": chunk, "post_move": post_move,
              "boards": [[int(v) for v in b] for b in boards]}
     results = run_tasks(_rollout_task, tasks, out_path=out_path, workers=workers,
-                        description=description, setup=setup)
+                        ray_address=ray_address, description=description, setup=setup)
     per = [{"n": 0, "sum": np.zeros(5), "eq_sum": 0.0, "eq_sq": 0.0} for _ in boards]
     for t, r in zip(tasks, results):
         ci = int(t["key"].split(":")[0])
@@ -250,6 +258,11 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
         if post_move:
             probs = np.array([1 - probs[0], probs[3], probs[4], probs[1], probs[2]])
             eq = -eq
-        out.append({"board": [int(v) for v in b], "probs": [round(float(v), 6) for v in probs],
-                    "equity": round(float(eq), 6), "std_error": round(se, 6), "trials": n})
+        row = {"board": [int(v) for v in b], "probs": [round(float(v), 6) for v in probs],
+               "equity": round(float(eq), 6), "std_error": round(se, 6), "trials": n}
+        if cube_owner is not None:
+            from playout.backgammon.cube import cube_efficiency, cubeful_equity
+
+            row["cubeful_equity"] = round(cubeful_equity(probs, cube_owner, cube_efficiency(b)), 6)
+        out.append(row)
     return out
