@@ -331,7 +331,7 @@ def parse_position(text: str) -> Position:
 
 
 def ascii_board(board, *, names=("X", "O"), dice=None) -> str:
-    """A readable board: the side to act plays ``X`` from 24 down to 1 (bottom right home)."""
+    """A readable board from the view of ``names[0]`` (moving 24 -> 1, home bottom right)."""
     b = np.asarray(board, dtype=np.int64)
     me, op = names
 
@@ -359,7 +359,7 @@ def ascii_board(board, *, names=("X", "O"), dice=None) -> str:
     from playout.backgammon.board import checkers_off, pip_counts
     mo, oo = checkers_off(np.asarray(board, dtype=np.int8))
     mp, opp = pip_counts(np.asarray(board, dtype=np.int8))
-    tail = f" {me} to act: pips {mp}, off {mo}   |   {op}: pips {opp}, off {oo}"
+    tail = f" {me}: pips {mp}, off {mo}   |   {op}: pips {opp}, off {oo}"
     if dice:
         tail += f"   dice {dice[0]}{dice[1]}"
     lines.append(tail)
