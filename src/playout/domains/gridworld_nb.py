@@ -53,18 +53,19 @@ def legal(s, out):
 @njit(cache=True)
 def step(s, a, rs):
     if uniform(rs) >= INTENDED:
-        # one of the other valid moves, uniformly
-        others = np.empty(3, dtype=np.int64)
+        # one of the other valid moves, uniformly (two passes: no allocation)
         k = 0
         for b in range(4):
-            if b != a:
-                x = s[0] + _DX[b]
-                y = s[1] + _DY[b]
-                if 1 <= x <= WIDTH and 1 <= y <= HEIGHT:
-                    others[k] = b
-                    k += 1
+            if b != a and 1 <= s[0] + _DX[b] <= WIDTH and 1 <= s[1] + _DY[b] <= HEIGHT:
+                k += 1
         if k > 0:
-            a = others[randint(rs, k)]
+            j = randint(rs, k)
+            for b in range(4):
+                if b != a and 1 <= s[0] + _DX[b] <= WIDTH and 1 <= s[1] + _DY[b] <= HEIGHT:
+                    if j == 0:
+                        a = b
+                        break
+                    j -= 1
     s[0] += _DX[a]
     s[1] += _DY[a]
     if s[0] == 1 and s[1] == 1:

@@ -53,24 +53,23 @@ def can_move(s, d):
 
 @njit(cache=True)
 def slide(s, d):
-    """Apply direction ``d`` in place (no spawn)."""
+    """Apply direction ``d`` in place (no spawn); no allocation (hot in rollouts)."""
     for line in range(4):
-        vals = np.zeros(4, dtype=np.int64)
-        n = 0
-        last = 0  # value that may still merge, 0 if none
+        w = 0  # next cell to write; never ahead of the cell being read
+        last = 0  # value of the last written tile if it may still merge, else 0
         for k in range(4):
             v = s[_cell(d, line, k)]
             if v == 0:
                 continue
-            if last != 0 and v == last:
-                vals[n - 1] = v + 1
+            if v == last:
+                s[_cell(d, line, w - 1)] = v + 1
                 last = 0
             else:
-                vals[n] = v
-                n += 1
+                s[_cell(d, line, w)] = v
+                w += 1
                 last = v
-        for k in range(4):
-            s[_cell(d, line, k)] = vals[k]
+        for k in range(w, 4):
+            s[_cell(d, line, k)] = 0
 
 
 @njit(cache=True)
@@ -84,13 +83,8 @@ def _max_exp(s):
 
 @njit(cache=True)
 def terminal(s):
-    if s[16]:
-        full = True
-        for i in range(16):
-            if s[i] == 0:
-                full = False
-                break
-        return full or _max_exp(s) >= WIN_EXP
+    if s[16] and _anchor_over(s):
+        return True
     for d in range(4):
         if can_move(s, d):
             return False
@@ -103,8 +97,20 @@ def to_play(s):
 
 
 @njit(cache=True)
+def _anchor_over(s):
+    """The anchor's extra terminal rule: a full grid or a 2048 tile."""
+    full = True
+    for i in range(16):
+        if s[i] == 0:
+            full = False
+            break
+    return full or _max_exp(s) >= WIN_EXP
+
+
+@njit(cache=True)
 def legal(s, out):
-    if terminal(s):
+    """Moves that change the grid (up, down, left, right order); 0 when terminal."""
+    if s[16] and _anchor_over(s):
         return 0
     n = 0
     for d in range(4):
