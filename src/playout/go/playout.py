@@ -335,7 +335,40 @@ def move_props(S, B, q, c):
 
 @njit(cache=True, _nrt=False)
 def point_codes(S, B, q):
-    """(legal_black, legal_white, code_black, code_white) at empty ``q``; near bit and ko excluded."""
+    """(legal_black, legal_white, code_black, code_white) at empty ``q``; near bit and ko excluded.
+
+    Fast path: with two or more empty neighbours neither colour can be in suicide or self-atari,
+    so only the strings in atari next to ``q`` (captures) matter.
+    """
+    W = S[META, M_W]
+    ne = 0
+    capb = 0
+    capw = 0
+    s0 = -1
+    s1 = -1
+    s2 = -1
+    for d in (-W, -1, 1, W):
+        r = q + d
+        cr = S[COLOR, r]
+        if cr == EMPTY:
+            ne += 1
+        elif cr == BLACK or cr == WHITE:
+            s = S[REP, r]
+            if S[NLIB, s] == 1 and s != s0 and s != s1 and s != s2:
+                if s0 < 0:
+                    s0 = s
+                elif s1 < 0:
+                    s1 = s
+                else:
+                    s2 = s
+                if cr == WHITE:
+                    capb += S[SSIZE, s]
+                else:
+                    capw += S[SSIZE, s]
+    if ne >= 2:
+        cb3 = min(capb, 3)
+        cw3 = min(capw, 3)
+        return True, True, (cb3 << 3) | (cw3 << 1), (cw3 << 3) | (cb3 << 1)
     sb, ab, cb = move_props(S, B, q, BLACK)
     sw, aw, cw = move_props(S, B, q, WHITE)
     cb3 = min(cb, 3)
