@@ -127,3 +127,17 @@ def test_dead_stones_and_final_score():
     assert sorted(dead) == sorted([b.pt(2, 1), b.pt(6, 7)])
     # after removing them: Black owns columns 0-3 (36 points), White columns 4-8 (45)
     assert pl.final_score(b) == 36 - 45 - 0.5
+
+
+def test_never_loses_on_time_with_little_left_on_19x19():
+    pl = Player(load_table("mc_mogo_classic"), playouts=None)
+    pl.main_time = 0.0
+    b = Board(19)
+    for p in (b.pt(3, 3), b.pt(15, 15), b.pt(3, 15)):
+        b.play(p)
+    b.play(PASS)  # the opponent passed: the settled-check must also respect the clock
+    pl.time_left[b.to_move] = (1.5, 1)
+    t0 = time.time()
+    info = pl.genmove(b)
+    assert time.time() - t0 < 1.5
+    assert info.move == PASS or b.is_legal(info.move)

@@ -428,6 +428,8 @@ class Player:
         max_moves = int(board.meta[M_MOVES]) + 3 * board.size * board.size + 100
         komi = float(board.komi)
         t0 = time.time()
+        if not seconds and not playouts:
+            playouts = 1000
         deadline = t0 + seconds if seconds else None
         target = playouts if playouts else None
         done = [0] * len(self.trees)
@@ -486,7 +488,8 @@ class Player:
         # pass when settled: the opponent passed and the game as it stands is ours
         if b.last_move == PASS and b.moves:
             t0 = time.time()
-            s = self.final_score(b)
+            quick = sec is not None and sec < 2.0
+            s = self.final_score(b, playouts=300 if quick else 2000)
             if (s > 0) == (color == BLACK) and s != 0:
                 return MoveInfo(PASS, 1.0, self.owner_n, time.time() - t0, [])
             if sec is not None:
@@ -522,10 +525,10 @@ class Player:
 
     _owner_moves = -1
 
-    def final_score(self, board: Board) -> float:
+    def final_score(self, board: Board, playouts: int = 3000) -> float:
         """Area score (Black minus White minus komi) after removing :meth:`dead_stones`."""
         b = board.copy()
-        dead = self.dead_stones(b)
+        dead = self.dead_stones(b, playouts)
         if dead:
             from playout.go.board import _rebuild_strings
             for p in dead:
