@@ -60,18 +60,51 @@ def _apply(b, src, die):
     return nb
 
 
+#: Zobrist keys: point i holding v checkers (v in -15..15) -> a random 64-bit word (fixed seed).
+_ZOB = np.random.default_rng(20261130).integers(0, 2**63 - 1, size=(26, 31), dtype=np.int64).astype(np.uint64)
+
+
 @njit(cache=True, inline="always")
 def _hash(b):
-    h = np.uint64(1469598103934665603)
+    h = np.uint64(0)
     for i in range(26):
-        h = (h ^ np.uint64(int(b[i]) + 128)) * np.uint64(1099511628211)
+        h ^= _ZOB[i, int(b[i]) + 15]
     return h
+
+
+@njit(cache=True, inline="always")
+def _rehash(h, w, i, old):
+    """Update a Zobrist hash after point ``i`` changed from ``old`` to ``w[i]``."""
+    return h ^ _ZOB[i, old + 15] ^ _ZOB[i, int(w[i]) + 15]
+
+
+@njit(cache=True, inline="always")
+def _do_h(w, src, die, h):
+    """:func:`_do` that also updates the Zobrist hash; returns (hit, new hash)."""
+    dst = src - die
+    o_src = int(w[src])
+    if dst >= 1:
+        o_dst = int(w[dst])
+        o_bar = int(w[0])
+        hit = _do(w, src, die)
+        h = _rehash(h, w, src, o_src)
+        h = _rehash(h, w, dst, o_dst)
+        if hit:
+            h = _rehash(h, w, 0, o_bar)
+        return hit, h
+    hit = _do(w, src, die)
+    return hit, _rehash(h, w, src, o_src)
 
 
 @njit(cache=True)
 def _add(b, out, n, table, hashes, slots):
     """Insert ``b`` into ``out[:n]`` unless present; returns the new count."""
-    h = _hash(b)
+    return _add_h(b, _hash(b), out, n, table, hashes, slots)
+
+
+@njit(cache=True)
+def _add_h(b, h, out, n, table, hashes, slots):
+    """:func:`_add` with the board's hash given."""
     slot = np.int64(h & np.uint64(_HMASK))
     while table[slot] >= 0:
         j = table[slot]
@@ -161,6 +194,7 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
     n = 0
     slots[0] = -1
     w = board.copy()
+    h0 = _hash(w)
     if d1 == d2:
         d = d1
         # depth-first over up to four plays; sources non-increasing avoids
@@ -169,7 +203,7 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
         for s1 in range(25, 0, -1):
             if not _can_move(w, s1, d):
                 continue
-            h1 = _do(w, s1, d)
+            h1, z1 = _do_h(w, s1, d, h0)
             if best < 1:
                 best = 1
                 _clear(table, slots, n)
@@ -177,7 +211,7 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
             for s2 in range(s1, 0, -1):
                 if not _can_move(w, s2, d):
                     continue
-                h2 = _do(w, s2, d)
+                h2, z2 = _do_h(w, s2, d, z1)
                 if best < 2:
                     best = 2
                     _clear(table, slots, n)
@@ -185,7 +219,7 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
                 for s3 in range(s2, 0, -1):
                     if not _can_move(w, s3, d):
                         continue
-                    h3 = _do(w, s3, d)
+                    h3, z3 = _do_h(w, s3, d, z2)
                     if best < 3:
                         best = 3
                         _clear(table, slots, n)
@@ -193,21 +227,21 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
                     for s4 in range(s3, 0, -1):
                         if not _can_move(w, s4, d):
                             continue
-                        h4 = _do(w, s4, d)
+                        h4, z4 = _do_h(w, s4, d, z3)
                         if best < 4:
                             best = 4
                             _clear(table, slots, n)
                             n = 0
-                        n = _add(w, out, n, table, hashes, slots)
+                        n = _add_h(w, z4, out, n, table, hashes, slots)
                         _undo(w, s4, d, h4)
                     if best == 3:
-                        n = _add(w, out, n, table, hashes, slots)
+                        n = _add_h(w, z3, out, n, table, hashes, slots)
                     _undo(w, s3, d, h3)
                 if best == 2:
-                    n = _add(w, out, n, table, hashes, slots)
+                    n = _add_h(w, z2, out, n, table, hashes, slots)
                 _undo(w, s2, d, h2)
             if best == 1:
-                n = _add(w, out, n, table, hashes, slots)
+                n = _add_h(w, z1, out, n, table, hashes, slots)
             _undo(w, s1, d, h1)
         if n == 0:
             out[0, :] = board
@@ -223,12 +257,12 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
         for s1 in range(25, 0, -1):
             if not _can_move(w, s1, a):
                 continue
-            h1 = _do(w, s1, a)
+            h1, z1 = _do_h(w, s1, a, h0)
             for s2 in range(25, 0, -1):
                 if not _can_move(w, s2, c):
                     continue
-                h2 = _do(w, s2, c)
-                n_two = _add(w, out, n_two, table, hashes, slots)
+                h2, z2 = _do_h(w, s2, c, z1)
+                n_two = _add_h(w, z2, out, n_two, table, hashes, slots)
                 _undo(w, s2, c, h2)
             _undo(w, s1, a, h1)
     if n_two > 0:
@@ -237,8 +271,8 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
     for a in (hi, lo):
         for s1 in range(25, 0, -1):
             if _can_move(w, s1, a):
-                h1 = _do(w, s1, a)
-                n = _add(w, out, n, table, hashes, slots)
+                h1, z1 = _do_h(w, s1, a, h0)
+                n = _add_h(w, z1, out, n, table, hashes, slots)
                 _undo(w, s1, a, h1)
         if n > 0:
             return n
