@@ -152,3 +152,36 @@ def test_bad_input_raises_clear_errors():
         compiled.search("connect4", Connect4.from_moves("4455667"), 10)
     with pytest.raises(ValueError, match="iterations"):
         compiled.search("connect4", None, 0)
+
+
+def test_time_budget_runs_and_respects_iteration_cap():
+    r = compiled.search("connect4", None, seconds=0.05, seed=3)
+    assert r.iterations > 100
+    assert sum(s.visits for s in r.stats) == r.iterations
+    capped = compiled.search("gridworld", None, iterations=300, seconds=5.0, seed=3)
+    assert capped.iterations == 300 and sum(s.visits for s in capped.stats) == 300
+    with pytest.raises(ValueError, match="seconds"):
+        compiled.search("connect4", None, seconds=0.0)
+
+
+def test_search_resumes_across_kernel_calls_exactly():
+    # two kernel calls of 150 + 250 iterations continue one search: same tree as 400 at once
+    import numpy as np
+
+    spec = get_domain("twenty48")
+    root = compiled.state_array("twenty48", spec.factory().initial_state())
+    dom, mod = compiled.DOMAINS["twenty48"]
+    fixed = (float(spec.c), float(spec.discount), int(spec.depth), compiled.NO_LIMIT, False, np.zeros(1))
+    tree = compiled._Tree(mod.N_ACTIONS, 2, 11)  # small: forces growth
+    for n in (150, 250):
+        tree.reserve(n)
+        args = (root, n, *fixed, *tree.arrays())
+        compiled._kernel_for(dom, args)(dom, *args)
+    once = compiled.search_array("twenty48", root, 400, spec.c, spec.discount, spec.depth, seed=11)
+    by_action = {s.action: s for s in once.stats}
+    for a in range(4):
+        ch = tree.child[0, a]
+        if ch >= 0:
+            st = by_action[mod.action_of(a)]
+            assert tree.visits[ch] == st.visits
+            assert tree.total[ch] / tree.visits[ch] == pytest.approx(st.mean_reward, rel=1e-12)

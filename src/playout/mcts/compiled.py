@@ -47,7 +47,7 @@ import time
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import njit, typeof, types
 from numba.extending import overload
 
 from playout.domains import connect4_nb, gridworld_nb, push_your_luck_nb, reversi_nb, twenty48_nb
@@ -183,28 +183,22 @@ def rollout(dom, s, depth, g, rs, heuristic, weights, acts):
 
 
 @njit(cache=True)
-def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, seed, heuristic, weights,
-                  out_visits, out_total, out_max):
-    """Run ``iterations`` MCTS iterations from state array ``root``.
+def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, heuristic, weights,
+                   child, visits, total, best, chooser, ndepth, path, path_r, rs, meta):
+    """Run ``iterations`` more MCTS iterations from state array ``root``.
 
-    Fills, per action id of the root (shape ``(n_actions,)``), the child's
-    visits (-1: not expanded), return sum and max (chooser's frame).  Returns
-    the root's visit count.
+    The tree lives in the caller's arrays (node-indexed, capacity at least
+    ``meta[0] + iterations``; see :class:`_Tree`): ``child`` (nodes, n_actions)
+    int32, -1 until expanded; ``visits``; ``total`` and ``best`` (return sum and
+    max in the chooser's frame); ``chooser`` (player who picked the edge into the
+    node); ``ndepth``; ``path``/``path_r`` scratch.  ``rs`` is the random
+    stream, ``meta[0]`` the number of nodes in use (1: the root alone); both
+    advance, so repeated calls continue one search.
     """
-    na = n_actions(dom)
-    cap = iterations + 1
-    child = np.full((cap, na), -1, dtype=np.int32)
-    visits = np.zeros(cap, dtype=np.int64)
-    total = np.zeros(cap, dtype=np.float64)
-    best = np.full(cap, -np.inf, dtype=np.float64)
-    chooser = np.zeros(cap, dtype=np.int8)
-    ndepth = np.zeros(cap, dtype=np.int64)
-    path = np.empty(cap, dtype=np.int64)
-    path_r = np.empty(cap, dtype=np.float64)
+    na = child.shape[1]
     acts = np.empty(na, dtype=np.int64)
     s = np.empty_like(root)
-    rs = seed_state(seed)
-    nodes = 1
+    nodes = meta[0]
     for _ in range(iterations):
         s[:] = root
         node = 0
@@ -264,15 +258,48 @@ def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, seed, heu
             if mine > best[nd]:
                 best[nd] = mine
         visits[0] += 1
-    for a in range(na):
-        ch = child[0, a]
-        if ch < 0:
-            out_visits[a] = -1
-        else:
-            out_visits[a] = visits[ch]
-            out_total[a] = total[ch]
-            out_max[a] = best[ch]
-    return visits[0]
+    meta[0] = nodes
+
+
+class _Tree:
+    """The node arrays of one compiled search, grown on demand (see ``_search_kernel``)."""
+
+    def __init__(self, n_actions: int, capacity: int, seed: int) -> None:
+        self.n_actions = n_actions
+        self.child = np.full((capacity, n_actions), -1, dtype=np.int32)
+        self.visits = np.zeros(capacity, dtype=np.int64)
+        self.total = np.zeros(capacity, dtype=np.float64)
+        self.best = np.full(capacity, -np.inf, dtype=np.float64)
+        self.chooser = np.zeros(capacity, dtype=np.int8)
+        self.ndepth = np.zeros(capacity, dtype=np.int64)
+        self.path = np.empty(capacity, dtype=np.int64)
+        self.path_r = np.empty(capacity, dtype=np.float64)
+        self.rs = seed_state(seed)
+        self.meta = np.ones(1, dtype=np.int64)
+
+    @property
+    def capacity(self) -> int:
+        return len(self.visits)
+
+    def reserve(self, extra_iterations: int) -> None:
+        """Make room for ``extra_iterations`` more nodes (at most one per iteration)."""
+        need = int(self.meta[0]) + extra_iterations
+        if need <= self.capacity:
+            return
+        new = max(need, 2 * self.capacity)
+        grow = new - self.capacity
+        self.child = np.concatenate([self.child, np.full((grow, self.n_actions), -1, dtype=np.int32)])
+        self.visits = np.concatenate([self.visits, np.zeros(grow, dtype=np.int64)])
+        self.total = np.concatenate([self.total, np.zeros(grow)])
+        self.best = np.concatenate([self.best, np.full(grow, -np.inf)])
+        self.chooser = np.concatenate([self.chooser, np.zeros(grow, dtype=np.int8)])
+        self.ndepth = np.concatenate([self.ndepth, np.zeros(grow, dtype=np.int64)])
+        self.path = np.empty(new, dtype=np.int64)
+        self.path_r = np.empty(new, dtype=np.float64)
+
+    def arrays(self) -> tuple:
+        return (self.child, self.visits, self.total, self.best, self.chooser, self.ndepth, self.path,
+                self.path_r, self.rs, self.meta)
 
 
 def legal_actions(domain_name: str, s: np.ndarray) -> list[int]:
@@ -299,8 +326,8 @@ def _kernel_for(dom: int, args: tuple) -> Any:
     """The compiled ``_search_kernel`` specialised for domain ``dom``, called without dispatch.
 
     The domain id is typed as a literal so each domain gets its own machine code
-    (numba prunes the other domains' branches; each domain compiles and caches
-    separately).  ``literally`` would make the dispatcher retry type inference on
+    (the ``d_*`` overloads pick that domain's primitives; each domain compiles
+    and caches separately).  ``literally`` would make the dispatcher retry type inference on
     every call (about 2 ms), so we compile (or load from the cache) the literal
     signature once and keep its entry point, which takes the same arguments.
     """
@@ -309,8 +336,6 @@ def _kernel_for(dom: int, args: tuple) -> Any:
         if not hasattr(_search_kernel, "compile"):  # NUMBA_DISABLE_JIT: plain Python
             fn = _search_kernel
         else:
-            from numba import typeof, types
-
             sig = (types.literal(dom),) + tuple(typeof(a) for a in args)
             fn = _search_kernel.compile(sig)
         _KERNELS[dom] = fn
@@ -346,13 +371,14 @@ def state_array(domain_name: str, state: Any, *, anchor_terminal: bool = False) 
 def search_array(
     domain_name: str,
     root: np.ndarray,
-    iterations: int,
+    iterations: int | None,
     c: float,
     discount: float,
     depth: int,
     seed: int = 0,
     max_tree_depth: int | None = None,
     policy: str = "uniform",
+    seconds: float | None = None,
 ) -> SearchResult:
     """:func:`search` from a state array (see :func:`state_array`)."""
     if domain_name not in DOMAINS:
@@ -361,41 +387,64 @@ def search_array(
         raise ValueError(f"policy must be 'uniform' or 'heuristic', got {policy!r}")
     if policy == "heuristic" and domain_name != "reversi":
         raise ValueError("the heuristic simulation policy exists for reversi only")
-    if iterations < 1:
+    if iterations is None and seconds is None:
+        raise ValueError("give iterations=N or seconds=S")
+    if iterations is not None and iterations < 1:
         raise ValueError(f"iterations must be >= 1, got {iterations}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be > 0, got {seconds}")
     if not 0.0 < discount <= 1.0:
         raise ValueError(f"discount must be in (0, 1], got {discount}")
     dom, mod = DOMAINS[domain_name]
     weights = _reversi_weights() if policy == "heuristic" else np.zeros(1)
     if not legal_actions(domain_name, root):
         raise ValueError(f"the root state of {domain_name} is terminal; nothing to search")
-    na = mod.N_ACTIONS
-    v = np.empty(na, dtype=np.int64)
-    tot = np.zeros(na, dtype=np.float64)
-    mx = np.zeros(na, dtype=np.float64)
     mtd = NO_LIMIT if max_tree_depth is None else int(max_tree_depth)
     root = np.ascontiguousarray(root, dtype=np.int64)
-    args = (root, int(iterations), float(c), float(discount), int(depth), mtd,
-            int(seed) & 0x7FFFFFFFFFFFFFFF, policy == "heuristic", weights, v, tot, mx)
-    kernel = _kernel_for(dom, args)
+    limit = NO_LIMIT if iterations is None else int(iterations)
+    first = limit if seconds is None else min(limit, 32)
+    tree = _Tree(mod.N_ACTIONS, first + 1, int(seed) & 0x7FFFFFFFFFFFFFFF)
+    fixed = (root, float(c), float(discount), int(depth), mtd, policy == "heuristic", weights)
+
+    kernel = _kernel_for(dom, (fixed[0], first, *fixed[1:], *tree.arrays()))  # compile outside the clock
+
+    def run(n: int) -> None:
+        tree.reserve(n)
+        kernel(dom, fixed[0], n, *fixed[1:], *tree.arrays())
+
     t0 = time.perf_counter()
-    root_visits = kernel(dom, *args)
-    seconds = time.perf_counter() - t0
+    run(first)
+    done = first
+    if seconds is not None:
+        deadline = t0 + seconds
+        while done < limit:
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            per_iteration = (now - t0) / done
+            # aim at a quarter of the time left per call, so the overshoot stays small
+            n = int(min(limit - done, max(16, 0.25 * (deadline - now) / max(per_iteration, 1e-9))))
+            run(n)
+            done += n
+    elapsed = time.perf_counter() - t0
+    root_visits = int(tree.visits[0])
     stats = []
     for a in legal_actions(domain_name, root):
-        n = int(v[a])
-        if n < 0:
+        ch = int(tree.child[0, a])
+        if ch < 0:
             continue
+        n = int(tree.visits[ch])
         expl = math.inf if n == 0 else (0.0 if root_visits <= 1 else c * math.sqrt(math.log(root_visits) / n))
-        stats.append(ActionStats(mod.action_of(a), n, float(tot[a]) / n if n else 0.0, float(mx[a]), expl))
+        stats.append(ActionStats(mod.action_of(a), n, float(tree.total[ch]) / n if n else 0.0,
+                                 float(tree.best[ch]), expl))
     best = max(stats, key=lambda st: st.visits)
-    return SearchResult(best.action, tuple(stats), int(iterations), seconds)
+    return SearchResult(best.action, tuple(stats), done, elapsed)
 
 
 def search(
     domain_name: str,
     state: Any = None,
-    iterations: int = 1000,
+    iterations: int | None = None,
     c: float | None = None,
     discount: float | None = None,
     depth: int | None = None,
@@ -403,6 +452,7 @@ def search(
     max_tree_depth: int | None = None,
     policy: str = "uniform",
     anchor_terminal: bool = False,
+    seconds: float | None = None,
 ) -> SearchResult:
     """Compiled MCTS from a Python domain state; the same result type as the Python solvers.
 
@@ -410,7 +460,11 @@ def search(
         domain_name: one of ``gridworld``, ``push_your_luck``, ``twenty48``,
             ``connect4``, ``reversi``.
         state: a state of the Python domain (``None``: its initial state).
-        iterations: MCTS iterations (>= 1).
+        iterations: MCTS iterations (>= 1); with ``seconds``, an upper bound.
+            ``None`` with no ``seconds``: 1000.
+        seconds: stop after about this much wall time (checked between kernel
+            calls of a growing number of iterations; the overshoot is about a
+            quarter of the remaining time at the last check).
         c, discount, depth: UCT constant, reward discount factor and simulation
             depth limit; ``None`` takes the domain's registry defaults (the
             anchor's settings).
@@ -436,8 +490,11 @@ def search(
         c = spec.c if c is None else c
         discount = spec.discount if discount is None else discount
         depth = spec.depth if depth is None else depth
+    if iterations is None and seconds is None:
+        iterations = 1000
     root = state_array(domain_name, state, anchor_terminal=anchor_terminal)
-    return search_array(domain_name, root, iterations, c, discount, depth, seed, max_tree_depth, policy)
+    return search_array(domain_name, root, iterations, c, discount, depth, seed, max_tree_depth, policy,
+                        seconds)
 
 
 def _spec(domain_name: str) -> Any:
