@@ -9,6 +9,8 @@
   ``uct_c`` 2); plus the pure-Python solver's per-iteration cost on a plainly
   written Connect 4 against OpenSpiel's Python bot, and the start-up cost of
   ``playout solve connect4`` with a warm and with a cold numba cache.
+* ``reversi-heuristic``: the paper's Table 2, from :mod:`playout.bench_reversi`
+  (imported when used).
 * ``connect4-quality``: on Pascal Pons' ``Test_L3_R1`` positions, the share of
   positions where the compiled MCTS (10,000 iterations, Connect 4 settings C
   1.4, discount 0.7, depth 800) picks a move that keeps the position's exact
@@ -315,7 +317,34 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _BenchGroup(click.Group):
+    """The ``bench`` group; commands defined elsewhere are imported on first use."""
+
+    #: command name -> "module:attribute" of a click command
+    LAZY = {"reversi-heuristic": "playout.bench_reversi:reversi_heuristic"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY and name not in self.commands:
+            import importlib
+
+            module, attr = self.LAZY[name].split(":")
+            try:
+                return getattr(importlib.import_module(module), attr)
+            except (ImportError, AttributeError) as exc:
+                reason = f"bench command {name!r} is unavailable: {exc}"
+
+                @click.command(name=name, help=f"(unavailable: {exc})")
+                def unavailable() -> None:
+                    raise click.ClickException(reason)
+
+                return unavailable
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_BenchGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def bench() -> None:
     """Speed and quality benchmarks (figures and ratios against peers run alongside)."""
 
