@@ -16,8 +16,10 @@
   1.4, discount 0.7, depth 800) picks a move that keeps the position's exact
   value (win stays win, draw stays draw; every move of a lost position
   qualifies), scored with :mod:`playout.domains.connect4_solver`.
+* ``connect4-solver``: the exact solver over Pons' three test sets (scores
+  reproduced, time per position).
 
-The heavy imports (numba kernels, OpenSpiel) happen inside the commands.
+OpenSpiel's bots run with ``solve=False`` (plain UCT, like ours).  The heavy imports (numba kernels, OpenSpiel) happen inside the commands.
 """
 
 from __future__ import annotations
