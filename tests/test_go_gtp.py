@@ -120,7 +120,7 @@ def test_cli_gtp_over_pipes_and_bad_database():
     from playout.go.cli import go, gtp
 
     r = CliRunner().invoke(gtp, ["--mc-patterns", "nosuchdb"], input="quit\n")
-    assert r.exit_code != 0 and "nosuchdb" in r.output and "Traceback" not in r.output
+    assert r.exit_code == 2 and "nosuchdb" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(gtp, ["--boardsize", "7", "--playouts", "50", "--mc-patterns", "uniform"],
                            input="name\nplay b D4\ngenmove w\nquit\n")
     assert r.exit_code == 0, r.output

@@ -11,6 +11,12 @@ import click
 LAZY = {"patterns": "playout.go.cli_patterns:patterns"}
 
 
+class UserError(click.ClickException):
+    """A bad file, name or option: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+
 class _GoGroup(click.Group):
     """The ``go`` group; ``patterns`` is imported only when used."""
 
@@ -41,7 +47,7 @@ def _table(mc_patterns: str | None, mc_load_patterns: str | None):
         return load_table(mc_patterns or "mc_mogo_classic", mc_load_patterns)
     except (ValueError, OSError) as exc:
         src = mc_load_patterns or mc_patterns
-        raise click.ClickException(f"cannot load pattern database {src!r}: {exc}") from None
+        raise UserError(f"cannot load pattern database {src!r}: {exc}") from None
 
 
 def engine_options(f):
@@ -107,7 +113,7 @@ def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds,
     try:
         final = load_sgf(sgf_file)
     except SgfError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise UserError(str(exc)) from None
     pl = Player(table, playouts=playouts if playouts or seconds else 3000, seconds=seconds,
                 threads=threads, seed=seed, resign=0)
     from playout.go.board import Board
@@ -162,7 +168,7 @@ def match(engine_a, engine_b, games, size, komi, out, names, transcript):
 
     na = names.split(",")
     if len(na) != 2:
-        raise click.ClickException("--names needs two names separated by a comma")
+        raise UserError("--names needs two names separated by a comma")
     s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]), log=click.echo,
                    transcript_path=transcript)
     click.echo(json.dumps(s))
