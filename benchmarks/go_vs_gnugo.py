@@ -27,7 +27,7 @@ DBS = ["uniform", "mogo_classic", "montegnu_classic"]
 
 def engine(db: str, seconds: float | None = None, playouts: int | None = None) -> str:
     budget = f"--seconds {seconds}" if seconds else f"--playouts {playouts}"
-    return f"{sys.executable} -m playout.cli gtp --mc-patterns {db} {budget}"
+    return f"{sys.executable} -m playout.cli gtp --mc-patterns {db} {budget} --seed {{seed}}"
 
 
 def summary(path: Path, name_a: str) -> str:

@@ -229,7 +229,8 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
                transcript_path: str | Path | None = None) -> dict:
     """``games`` games, A Black in even games; each result appended to ``out_path`` (JSONL).
 
-    A rerun reads ``out_path`` and plays only the missing games.  Returns a summary with A's
+    A rerun reads ``out_path`` and plays only the missing games.  ``{seed}`` in an engine
+    command is replaced by a per-game number (deterministic engines would repeat games).  Returns a summary with A's
     score rate (a draw counts 1/2) and its 95 % Wilson interval.  ``transcript_path``: the GTP
     exchanges of the first game played are written there as Markdown.
     """
@@ -247,13 +248,14 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         a_black = g % 2 == 0
         t0 = time.time()
         tr: list | None = [] if transcript_path else None
+        ea = engine_a.replace("{seed}", str(g + 1))
+        eb = engine_b.replace("{seed}", str(g + 1001))
         if a_black:
-            r = play_game(engine_a, engine_b, size, komi, names=names, transcript=tr)
+            r = play_game(ea, eb, size, komi, names=names, transcript=tr)
         else:
-            r = play_game(engine_b, engine_a, size, komi, names=(names[1], names[0]), transcript=tr)
+            r = play_game(eb, ea, size, komi, names=(names[1], names[0]), transcript=tr)
         if tr is not None:
-            write_transcript(transcript_path, tr, r, engine_a if a_black else engine_b,
-                             engine_b if a_black else engine_a)
+            write_transcript(transcript_path, tr, r, ea if a_black else eb, eb if a_black else ea)
             transcript_path = None
         if r["winner"] in ("B", "W"):
             a_won = (r["winner"] == "B") == a_black
