@@ -114,27 +114,11 @@ def uses_compiled(problem: Problem, engine: str, solver: str) -> bool:
     return engine == "compiled" and problem.builtin and not (solver == "stateful" and problem.name in STOCHASTIC)
 
 
-def compiled_iterations_for(problem: Problem, state: Any, seconds: float, **kwargs: Any) -> int:
-    """Iterations the compiled kernel runs in about ``seconds`` (timed on a 64-iteration probe)."""
-    import time
-
-    from playout.mcts import compiled
-
-    probe = 64
-    t0 = time.perf_counter()
-    compiled.search(problem.name, state, probe, **kwargs)
-    per_iteration = max(time.perf_counter() - t0, 1e-7) / probe
-    left = seconds - (time.perf_counter() - t0)
-    return max(1, int(0.8 * left / per_iteration))
-
-
 def search(problem: Problem, state: Any, *, engine: str, solver: str, iterations: int | None,
            seconds: float | None, c: float, discount: float, depth: int, seed: int | None,
            max_tree_depth: int | None = None, heuristic: bool = False):
     """One decision from ``state``: the numba kernel where it applies, else the Python solver.
 
-    With a time budget the compiled kernel runs the iteration count a short timed
-    probe predicts for ``seconds`` (it cannot be stopped mid-search).
     ``heuristic`` selects Reversi's weight-table simulation policy.
     """
     if uses_compiled(problem, engine, solver):
@@ -144,9 +128,7 @@ def search(problem: Problem, state: Any, *, engine: str, solver: str, iterations
                                   policy="heuristic" if heuristic else "uniform")
         if max_tree_depth:
             kw["max_tree_depth"] = max_tree_depth
-        if seconds is not None:
-            iterations = compiled_iterations_for(problem, state, seconds, **kw)
-        return compiled.search(problem.name, state, iterations, **kw)
+        return compiled.search(problem.name, state, iterations, seconds=seconds, **kw)
     policy = None
     if heuristic:
         from playout.domains.reversi import HeuristicPolicy
