@@ -238,7 +238,7 @@ class Solver:
     valid across positions and is kept between calls.
     """
 
-    def __init__(self, tt_size_check: bool = True) -> None:
+    def __init__(self) -> None:
         self.tt_keys = np.full(TT_SIZE, -1, dtype=np.int64)
         self.tt_vals = np.zeros(TT_SIZE, dtype=np.int8)
         self.counter = np.zeros(1, dtype=np.int64)
