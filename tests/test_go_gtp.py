@@ -93,7 +93,8 @@ def test_printsgf_loadsgf_round_trip(tmp_path):
     assert e2.handle(f"loadsgf {tmp_path / 'bad.sgf'}").startswith("? cannot load file")
 
 
-def test_fuzz_ten_thousand_random_lines_never_crash():
+def test_fuzz_ten_thousand_random_lines_never_crash(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # printsgf/loadsgf with random file names stay in here
     rng = random.Random(12345)
     words = REQUIRED + ["b", "w", "black", "white", "A1", "J9", "T19", "pass", "resign", "-1",
                         "0", "7.5", "1e400", "nan", "19", "5", "alive", "dead", "seki", "\x00",
