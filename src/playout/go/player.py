@@ -376,6 +376,7 @@ class Player:
         self.min_resign_playouts = 2000
         self.owner = None
         self.owner_n = 0
+        self._owner_moves = -1
         # clock (GTP time_settings / time_left)
         self.main_time: float | None = None
         self.byo_time = 0.0
@@ -444,10 +445,11 @@ class Player:
                     break
                 n = chunk if target is None else min(chunk, -(-target // len(self.trees)) - done[i])
                 self._calls += 1
-                done[i] += search(tree.NI, tree.NF, tree.tm, state.S, state.B.copy(), self.table.T,
-                                  n, komi, hist, owners[i], max_moves, self.expand_after,
-                                  (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31))
-                if n > 0 and done[i] == 0 and self._calls > 10_000:
+                got = search(tree.NI, tree.NF, tree.tm, state.S, state.B.copy(), self.table.T,
+                             n, komi, hist, owners[i], max_moves, self.expand_after,
+                             (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31))
+                done[i] += got
+                if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
 
         if len(self.trees) == 1:
@@ -522,8 +524,6 @@ class Player:
                 if frac < 1 / 3:
                     dead.append(p)
         return dead
-
-    _owner_moves = -1
 
     def final_score(self, board: Board, playouts: int = 3000) -> float:
         """Area score (Black minus White minus komi) after removing :meth:`dead_stones`."""
