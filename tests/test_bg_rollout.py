@@ -102,3 +102,28 @@ def test_generic_solver_plays_a_legal_move():
 
     res = GenericSolver(FromRoll(), seed=1).run_tree_search(iterations=30)
     assert res.action in {m.tobytes() for m in legal_moves(STARTING_BOARD, 6, 4)}
+
+
+def test_cubeful_rollout_cashes_a_won_race():
+    # both sides bear off in two rolls, the side to act first: it doubles, the opponent passes
+    b = np.zeros(26, dtype=np.int8)
+    b[1] = 2
+    b[2] = 1
+    b[24] = -3
+    res = rollout([b], trials=72, chunk=36, workers=0, post_move=False, cubeful=True)[0]
+    assert res["equity"] == pytest.approx(1.0) and res["std_error"] == pytest.approx(0.0)
+    assert "probs" not in res
+    # cubeless, the same race is a plain win (never a gammon: the loser has borne off)
+    assert rollout([b], trials=36, chunk=36, workers=0, post_move=False,
+                   vr=False)[0]["equity"] == pytest.approx(1.0)
+    # the opponent owns the cube: no double, the game is played out and won once
+    res = rollout([b], trials=36, chunk=36, workers=0, post_move=False, cubeful=True,
+                  cube_owner="opponent")[0]
+    assert res["equity"] == pytest.approx(1.0)
+
+
+def test_cubeful_rollout_seeded_and_bounded():
+    a = rollout([STARTING_BOARD], trials=72, chunk=36, workers=0, post_move=False, cubeful=True)[0]
+    b = rollout([STARTING_BOARD], trials=72, chunk=36, workers=0, post_move=False, cubeful=True)[0]
+    assert a == b
+    assert -3.0 < a["equity"] < 3.0 and a["std_error"] > 0

@@ -217,9 +217,10 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="JSONL results file (resumed if present)")
 @click.option("--ray", "ray_address", default=None, help="run on Ray (auto, local or host:port)")
+@click.option("--cubeful", is_flag=True, help="cubeful money trials (Janowski cube play, no VR)")
 @common
 def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, out_path,
-            ray_address, evaluator, as_json):
+            ray_address, cubeful, evaluator, as_json):
     """Cubeless rollout of POSITION (or of the candidate plays for --dice), 1-ply play.
 
     Results also show a cubeful money equity: the rolled-out probabilities
@@ -234,6 +235,10 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
     ev = _evaluator(evaluator)
     if ev.kernel_args() is None:
         raise click.BadParameter("rollouts need net, pubeval or a .npz", param_hint="--evaluator")
+    if cubeful and pos.match_length:
+        raise click.BadParameter("cubeful rollouts are for money play only", param_hint="--cubeful")
+    if cubeful and truncate:
+        raise click.BadParameter("cubeful trials are played to the end", param_hint="--truncate")
     d = _dice(dice, pos)
     try:
         if d is not None:
@@ -242,7 +247,8 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
             res = run(boards, evaluator=evaluator, trials=trials, truncate=truncate, vr=not no_vr,
                       seed=seed, workers=workers, out_path=out_path, description="rollout",
                       post_move=True, ray_address=ray_address,
-                      cube_owner=None if pos.match_length else pos.cube_owner)
+                      cube_owner=None if pos.match_length else pos.cube_owner, cubeful=cubeful,
+                      jacoby=pos.jacoby)
             for r, b in zip(res, boards):
                 r["move"] = move_text(pos.board, b)
             res.sort(key=lambda r: -r["equity"])
@@ -250,7 +256,8 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
             res = run([pos.board], evaluator=evaluator, trials=trials, truncate=truncate,
                       vr=not no_vr, seed=seed, workers=workers, out_path=out_path,
                       description="rollout", post_move=False, ray_address=ray_address,
-                      cube_owner=None if pos.match_length else pos.cube_owner)
+                      cube_owner=None if pos.match_length else pos.cube_owner, cubeful=cubeful,
+                      jacoby=pos.jacoby)
     except ValueError as exc:  # e.g. a results file of another job
         raise click.ClickException(str(exc)) from None
     if as_json:
@@ -260,8 +267,10 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
     for r in res:
         label = r.get("move", "position")
         cf = f"  cubeful {r['cubeful_equity']:+.4f}" if "cubeful_equity" in r else ""
+        probs = (f"probs {' '.join(f'{v:.3f}' for v in r['probs'])}  " if "probs" in r
+                 else "cubeful trials  ")
         click.echo(f"{label:<28} eq {r['equity']:+.4f} +- {r['std_error']:.4f}{cf}  "
-                   f"probs {' '.join(f'{v:.3f}' for v in r['probs'])}  ({r['trials']} trials)")
+                   f"{probs}({r['trials']} trials)")
 
 
 @bg.command()

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from playout.backgammon.board import flip, game_result
+from playout.backgammon.board import flip, game_result, is_race
 from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
 from playout.backgammon.moves import MAX_MOVES, new_workspace
 from playout.backgammon.net import invert, money_equity, terminal_probs
@@ -198,6 +198,12 @@ def _rollout_task(task: dict) -> dict:
     ev = get_evaluator(task["evaluator"])
     board = np.array(task["board"], dtype=np.int8)
     n = int(task["n"])
+    if task.get("cubeful"):
+        pts = np.zeros(n)
+        rollout_trials_cubeful(*ev.kernel_args(), board, int(task["owner"]), int(task["first"]), n,
+                               int(task["seed"]), bool(task["jacoby"]), pts)
+        return {"n": n, "sum": [0.0] * 5, "eq_sum": float(pts.sum()),
+                "eq_sq": float((pts * pts).sum())}
     out = np.zeros((n, 5))
     rollout_trials(*ev.kernel_args(), board, int(task["first"]), n, int(task["seed"]),
                    int(task["truncate"]), bool(task["vr"]), out)
@@ -209,7 +215,8 @@ def _rollout_task(task: dict) -> dict:
 def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int = 0,
             vr: bool = True, seed: int = 1, chunk: int = 144, workers: int | None = 0,
             out_path=None, description: str | None = None, post_move: bool = True,
-            ray_address: str | None = None, cube_owner: str | None = None) -> list[dict]:
+            ray_address: str | None = None, cube_owner: str | None = None,
+            cubeful: bool = False, jacoby: bool = True) -> list[dict]:
     """Roll out each board; returns per-board dicts (probs, equity, std_error, trials).
 
     ``post_move=True``: each board is the position *after* a candidate play
@@ -222,8 +229,17 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
     is the caller's business) each result also gets ``cubeful_equity``: the
     rolled-out probabilities converted by Janowski's model
     (:func:`playout.backgammon.cube.cubeful_equity`) -- the trials themselves
-    are cubeless.
+    are cubeless.  ``cubeful=True`` instead plays cubeful trials
+    (:func:`rollout_trials_cubeful`, money, no variance reduction) with the
+    cube at ``cube_owner`` (default centred): ``equity`` is then the cubeful
+    equity per unit of the present cube and ``probs`` is omitted.
     """
+    code = {"centered": 0, "player": 1, "opponent": 2}
+    owner = code.get(cube_owner or "centered")
+    if owner is None:
+        raise ValueError(f"cube_owner: {cube_owner!r} (centered, player or opponent)")
+    if post_move and owner:
+        owner = 3 - owner  # trials start with the opponent of the result's side to act
     from playout.executor import run_tasks
 
     tasks = []
@@ -234,9 +250,11 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
             tasks.append({"key": f"{ci}:{first // chunk}", "board": [int(v) for v in root],
                           "first": first, "n": min(chunk, trials - first),
                           "seed": seed * 1_000_003 + first, "truncate": truncate, "vr": vr,
-                          "evaluator": evaluator})
+                          "evaluator": evaluator, "cubeful": cubeful, "owner": owner,
+                          "jacoby": jacoby})
     setup = {"kind": "bg-rollout", "evaluator": evaluator, "trials": trials, "truncate": truncate,
-             "vr": vr, "seed": seed, "chunk": chunk, "post_move": post_move,
+             "vr": vr, "seed": seed, "chunk": chunk, "post_move": post_move, "cubeful": cubeful,
+             "owner": owner, "jacoby": jacoby,
              "boards": [[int(v) for v in b] for b in boards]}
     results = run_tasks(_rollout_task, tasks, out_path=out_path, workers=workers,
                         ray_address=ray_address, description=description, setup=setup)
@@ -260,9 +278,148 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
             eq = -eq
         row = {"board": [int(v) for v in b], "probs": [round(float(v), 6) for v in probs],
                "equity": round(float(eq), 6), "std_error": round(se, 6), "trials": n}
-        if cube_owner is not None:
+        if cubeful:
+            del row["probs"]
+            row["cubeful"] = True
+        elif cube_owner is not None:
             from playout.backgammon.cube import cube_efficiency, cubeful_equity
 
             row["cubeful_equity"] = round(cubeful_equity(probs, cube_owner, cube_efficiency(b)), 6)
         out.append(row)
     return out
+
+
+# -- cubeful rollouts (money) ----------------------------------------------------------------
+
+@njit(cache=True)
+def _janowski_nb(p, owner, x, jacoby):
+    """Janowski cubeful equity (numba twin of :func:`playout.backgammon.cube.janowski`).
+
+    owner: 0 centred, 1 the side to act, 2 the opponent.
+    """
+    win = min(max(p[0], 1e-9), 1.0 - 1e-9)
+    W = 1.0 + (p[1] + p[2]) / win
+    L = 1.0 + (p[3] + p[4]) / (1.0 - win)
+    if jacoby and owner == 0:
+        W = 1.0
+        L = 1.0
+    dead = win * (W + L) - L
+    tp = (L - 0.5) / (W + L + 0.5)
+    cp = (L + 1.0) / (W + L + 0.5)
+    if owner == 1:
+        live = -L + (1.0 + L) * win / cp if win < cp else 1.0
+    elif owner == 2:
+        live = -1.0 if win < tp else -1.0 + (W + 1.0) * (win - tp) / (1.0 - tp)
+    else:
+        if win < tp:
+            live = -L + (L - 1.0) * win / tp
+        elif win < cp:
+            live = -1.0 + 2.0 * (win - tp) / (cp - tp)
+        else:
+            live = 1.0 + (W - 1.0) * (win - cp) / (1.0 - cp)
+    return x * live + (1.0 - x) * dead
+
+
+@njit(cache=True)
+def _efficiency_nb(b):
+    if not is_race(b):
+        return 0.68
+    pips = 25 * int(b[25])
+    for p in range(1, 25):
+        if b[p] > 0:
+            pips += int(b[p]) * p
+    return min(0.7, max(0.6, 0.55 + 0.00125 * pips))
+
+
+@njit(cache=True)
+def rollout_trials_cubeful(kind, W1, b1, W2, b2, pr, pc, board, owner0, first_trial,
+                           n_trials, seed, jacoby, out):
+    """Cubeful money trials: ``out[t]`` = points won by the root side / the initial cube.
+
+    Before each roll the side to act doubles when Janowski's model on the
+    evaluator's pre-roll probabilities says so (money, no beavers, cube
+    efficiency as :func:`playout.backgammon.cube.cube_efficiency`); the
+    opponent takes when DT <= DP, else the game ends.  With ``jacoby`` gammons
+    count only once the cube has been turned.  Plays at 1-ply, quasi-random
+    first two rolls as in :func:`rollout_trials`; no variance reduction.
+    ``owner0``: 0 centred, 1 root side, 2 opponent.
+    """
+    np.random.seed(seed)
+    x = np.zeros(W1.shape[1])
+    h = np.zeros(W1.shape[2])
+    o = np.zeros(5)
+    oi = np.zeros(5)
+    val = np.zeros(5)
+    p = np.zeros(5)
+    moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
+    ws = new_workspace()
+    for t in range(n_trials):
+        tg = first_trial + t
+        b = board.copy()
+        side = 0
+        cube = 1
+        owner = owner0  # relative to the root side: 0 centred, 1 root, 2 opponent
+        turned = False
+        ply = 0
+        while True:
+            r = game_result(b)
+            if r != 0:
+                pts = r
+                if jacoby and not turned and (pts > 1 or pts < -1):
+                    pts = 1 if pts > 0 else -1
+                out[t] = (pts if side == 0 else -pts) * cube
+                break
+            # cube decision of the side to act
+            me = 1 if side == 0 else 2  # the root-relative code of the side to act
+            own_me = 0 if owner == 0 else (1 if owner == me else 2)
+            if own_me != 2:
+                eval_kernel(kind, W1, b1, W2, b2, pr, pc, b, x, h, p)
+                xe = _efficiency_nb(b)
+                nd = _janowski_nb(p, own_me, xe, jacoby and not turned)
+                dt = 2.0 * _janowski_nb(p, 2, xe, False)
+                if min(dt, 1.0) > nd:
+                    if dt > 1.0:  # the opponent passes: the side to act wins the cube
+                        out[t] = (1.0 if side == 0 else -1.0) * cube
+                        break
+                    cube *= 2
+                    turned = True
+                    owner = 2 if me == 1 else 1  # the taker owns it
+            if ply == 0:
+                q = tg % 36
+            elif ply == 1:
+                q = (tg // 36) % 36
+            else:
+                q = np.random.randint(0, 36)
+            d1 = q // 6 + 1
+            d2 = q % 6 + 1
+            nb = _play_best(kind, W1, b1, W2, b2, pr, pc, b, d1, d2, moves, ws, x, h, o, oi, val)
+            b = flip(nb)
+            side = 1 - side
+            ply += 1
+
+
+def rollout_cubeful(board, *, cube_owner: str = "centered", evaluator: str = "net",
+                    trials: int = 1296, seed: int = 1, jacoby: bool = True,
+                    post_move: bool = False) -> dict:
+    """Cubeful money rollout of one board (in-process); equity per unit of the present cube.
+
+    ``cube_owner`` is relative to the side the result is for (``post_move``:
+    the player who just moved, as in :func:`rollout`).
+    """
+    code = {"centered": 0, "player": 1, "opponent": 2}
+    if cube_owner not in code:
+        raise ValueError(f"cube_owner: {cube_owner!r} (centered, player or opponent)")
+    ev = get_evaluator(evaluator)
+    b = np.asarray(board, dtype=np.int8)
+    root = flip(b) if post_move else b
+    owner = code[cube_owner]
+    if post_move and owner:
+        owner = 3 - owner  # the root (side to act) is the opponent of the result's side
+    out = np.zeros(trials)
+    rollout_trials_cubeful(*ev.kernel_args(), root, owner, 0, trials, seed * 1_000_003, jacoby, out)
+    eq = float(out.mean())
+    se = float(out.std(ddof=1) / np.sqrt(trials)) if trials > 1 else 0.0
+    if post_move:
+        eq = -eq
+    return {"board": [int(v) for v in b], "cubeful_equity": round(eq, 6), "std_error": round(se, 6),
+            "trials": trials}
