@@ -116,10 +116,11 @@ def test_cubeful_rollout_cashes_a_won_race():
     # cubeless, the same race is a plain win (never a gammon: the loser has borne off)
     assert rollout([b], trials=36, chunk=36, workers=0, post_move=False,
                    vr=False)[0]["equity"] == pytest.approx(1.0)
-    # the opponent owns the cube: no double, the game is played out and won once
-    res = rollout([b], trials=36, chunk=36, workers=0, post_move=False, cubeful=True,
+    # the opponent owns the cube: no double; over the 36 x 36 first two rolls we win unless we
+    # roll no double and it rolls one: 1 - 2 * (5/6 * 1/6) = 0.7222...
+    res = rollout([b], trials=1296, chunk=1296, workers=0, post_move=False, cubeful=True,
                   cube_owner="opponent")[0]
-    assert res["equity"] == pytest.approx(1.0)
+    assert res["equity"] == pytest.approx(1 - 2 * 5 / 36, abs=1e-6)
 
 
 def test_cubeful_rollout_seeded_and_bounded():
