@@ -113,11 +113,11 @@ def test_cubeful_rollout_cashes_a_won_race():
     res = rollout([b], trials=72, chunk=36, workers=0, post_move=False, cubeful=True)[0]
     assert res["equity"] == pytest.approx(1.0) and res["std_error"] == pytest.approx(0.0)
     assert "probs" not in res
-    # cubeless, the same race is a plain win (never a gammon: the loser has borne off)
-    assert rollout([b], trials=36, chunk=36, workers=0, post_move=False,
-                   vr=False)[0]["equity"] == pytest.approx(1.0)
-    # the opponent owns the cube: no double; over the 36 x 36 first two rolls we win unless we
-    # roll no double and it rolls one: 1 - 2 * (5/6 * 1/6) = 0.7222...
+    # cubeless over the 36 x 36 first two rolls: we lose only when we roll no double and the
+    # opponent rolls one: equity 1 - 2 * (5/6 * 1/6) = 0.7222... (the loser has borne off: no gammon)
+    cubeless = rollout([b], trials=1296, chunk=1296, workers=0, post_move=False, vr=False)[0]
+    assert cubeless["equity"] == pytest.approx(1 - 2 * 5 / 36, abs=1e-6)
+    # the opponent owns the cube: no double, so the same as cubeless
     res = rollout([b], trials=1296, chunk=1296, workers=0, post_move=False, cubeful=True,
                   cube_owner="opponent")[0]
     assert res["equity"] == pytest.approx(1 - 2 * 5 / 36, abs=1e-6)
