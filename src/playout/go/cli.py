@@ -82,15 +82,17 @@ def go() -> None:
 @click.option("--resign", type=click.FloatRange(0, 1), default=0.08, show_default=True,
               help="Resign below this win rate (0: never).")
 @click.option("--verbose", is_flag=True, help="Print each genmove's analysis on stderr.")
+@click.option("--rave-k", type=click.FloatRange(0), default=1000.0, show_default=True,
+              help="RAVE equivalence parameter; 0 = plain UCT.")
 @engine_options
-def gtp(boardsize, komi, resign, verbose, mc_patterns, mc_load_patterns, playouts, seconds,
-        threads, seed) -> None:
+def gtp(boardsize, komi, resign, verbose, rave_k, mc_patterns, mc_load_patterns, playouts,
+        seconds, threads, seed) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from playout.go.gtp import GtpEngine
 
     table = _table(mc_patterns, mc_load_patterns)
     eng = GtpEngine(boardsize, komi, table, playouts=playouts if playouts or seconds else 10000,
-                    seconds=seconds, threads=threads, seed=seed, resign=resign)
+                    seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     eng.serve()

@@ -75,7 +75,7 @@ UCT_C = 0.15
 
 
 @njit(cache=True, nogil=True)
-def _select(NI, NF, node):
+def _select(NI, NF, node, rave_k):
     first = NI[FIRST, node]
     nch = NI[NCH, node]
     parent_n = NF[VISITS, node]
@@ -87,12 +87,14 @@ def _select(NI, NF, node):
             continue
         n = NF[VISITS, ch]
         an = NF[AVISITS, ch]
-        if n == 0.0 and an == 0.0:
+        if n == 0.0 and (an == 0.0 or rave_k <= 0):
             v = FPU
         else:
             q = NF[WINS, ch] / n if n > 0 else 0.0
             aq = NF[AWINS, ch] / an if an > 0 else 0.0
-            beta = an / (an + n + n * an / RAVE_K) if an > 0 else 0.0
+            beta = an / (an + n + n * an / rave_k) if (an > 0 and rave_k > 0) else 0.0
+            if rave_k <= 0 and n == 0.0:
+                q = FPU
             v = (1.0 - beta) * q + beta * aq + UCT_C * math.sqrt(lg / (n + 1.0))
         if v > best_v:
             best_v = v
@@ -164,7 +166,8 @@ def _position_hash(S):
 
 
 @njit(cache=True, nogil=True)
-def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed):
+def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
+           rave_k=RAVE_K):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``hist``: sorted stones-only hashes of the game record (superko).  ``owner[p]`` accumulates
@@ -201,7 +204,7 @@ def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_af
                     break
             if NI[NCH, node] == 0:
                 break
-            ch = _select(NI, NF, node)
+            ch = _select(NI, NF, node, rave_k)
             if ch < 0:
                 break
             p = NI[MOVE, ch]
@@ -356,13 +359,14 @@ class Player:
         threads: independent trees searched in parallel threads (root parallelisation:
             visits and wins of root children are summed).
         resign: resign below this win rate (0 disables).
+        rave_k: RAVE equivalence parameter (0: plain UCT, AMAF statistics unused).
         seed: base RNG seed (each search chunk derives its own).
     """
 
     def __init__(self, table: Table | None = None, playouts: int | None = 10000,
                  seconds: float | None = None, threads: int = 1, resign: float = 0.08,
                  seed: int = 1, capacity: int | None = None, expand_after: int = 2,
-                 reuse: bool = True):
+                 reuse: bool = True, rave_k: float = RAVE_K):
         self.table = table or load_table("mc_mogo_classic")
         self.playouts = playouts
         self.seconds = seconds
@@ -370,6 +374,7 @@ class Player:
         self.resign = resign
         self.seed = seed
         self.expand_after = expand_after
+        self.rave_k = float(rave_k)
         self.reuse = reuse
         self.capacity = capacity or 1_500_000 // self.threads
         self.trees = [Tree(self.capacity) for _ in range(self.threads)]
@@ -447,7 +452,8 @@ class Player:
                 self._calls += 1
                 got = search(tree.NI, tree.NF, tree.tm, state.S, state.B.copy(), self.table.T,
                              n, komi, hist, owners[i], max_moves, self.expand_after,
-                             (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31))
+                             (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
+                             self.rave_k)
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
