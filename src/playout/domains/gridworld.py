@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Mapping
 
+from playout.domains._names import parse_word
 from playout.mdp import MDP
 
 Cell = tuple[int, int]
@@ -129,11 +130,7 @@ class GridWorld(MDP[Cell, str]):
     @staticmethod
     def parse_action(text: str) -> str:
         """"up"/"down"/"left"/"right" (or u/d/l/r, any case); ``ValueError`` otherwise."""
-        t = text.strip().lower()
-        for a in MOVES:
-            if t in (a, a[0]):
-                return a
-        raise ValueError(f"not a GridWorld move (up/down/left/right): {text!r}")
+        return parse_word(text, MOVES, "GridWorld move")
 
     def render(self, state: Cell) -> str:
         """The grid, y = height on top: ``A`` agent, ``+``/``-`` terminal cells by the sign

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 
+from playout.domains._names import parse_word
 from playout.mdp import MDP
 
 FACES = 6
@@ -90,11 +91,7 @@ class PushYourLuck(MDP[State, str]):
     @staticmethod
     def parse_action(text: str) -> str:
         """"roll"/"cashout" (or r/c, any case); ``ValueError`` otherwise."""
-        t = text.strip().lower()
-        for a in (ROLL, CASHOUT):
-            if t in (a, a[0]):
-                return a
-        raise ValueError(f"not a Push Your Luck action (roll/cashout): {text!r}")
+        return parse_word(text, (ROLL, CASHOUT), "Push Your Luck action")
 
     @staticmethod
     def render(state: State) -> str:

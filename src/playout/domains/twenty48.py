@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import random
 
+from playout.domains._names import parse_word
 from playout.mdp import MDP
 
 SIZE = 4
@@ -209,11 +210,7 @@ class Twenty48(MDP[tuple, str]):
     @staticmethod
     def parse_action(text: str) -> str:
         """"up"/"down"/"left"/"right" (or u/d/l/r, any case); ``ValueError`` otherwise."""
-        t = text.strip().lower()
-        for d in DIRECTIONS:
-            if t in (d, d[0]):
-                return d
-        raise ValueError(f"not a 2048 move (up/down/left/right): {text!r}")
+        return parse_word(text, DIRECTIONS, "2048 move")
 
     @staticmethod
     def render(state: tuple[int, ...]) -> str:
