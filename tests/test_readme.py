@@ -26,3 +26,30 @@ def test_readme_has_two_setup_commands():
     assert "pytest" in cmds[1] and ".[test]" in cmds[1]
     ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
     assert cmds[1].split("activate && ", 1)[1] in ci  # CI runs the README's test command
+
+
+def test_readme_commands_exist():
+    """Every `playout CMD [SUB]` the README shows answers --help."""
+    from click.testing import CliRunner
+
+    from playout.cli import main
+
+    code, inside = [], False
+    for line in README.read_text().splitlines():
+        if line.startswith("```"):
+            inside = not inside
+        elif inside:
+            code.append(line)
+    seen = set()
+    for line in code:
+        for part in re.findall(r"playout ([a-z0-9-]+)(?: ([a-z0-9-]+))?", line):
+            cmd = [p for p in part if p]
+            if cmd[0] in ("go", "bg", "bench") and len(cmd) == 2:
+                seen.add(tuple(cmd))
+            else:
+                seen.add((cmd[0],))
+    assert ("solve",) in seen and ("bg", "pr") in seen and ("go", "patterns") in seen
+    for cmd in sorted(seen):
+        r = CliRunner().invoke(main, [*cmd, "--help"])
+        assert r.exit_code == 0, (cmd, r.output)
+        assert "unavailable" not in r.output, cmd
