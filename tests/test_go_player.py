@@ -141,3 +141,83 @@ def test_never_loses_on_time_with_little_left_on_19x19():
     info = pl.genmove(b)
     assert time.time() - t0 < 1.5
     assert info.move == PASS or b.is_legal(info.move)
+
+
+def test_a_tie_is_worth_half_not_a_loss():
+    from playout.go.player import black_result
+
+    assert (black_result(3.0), black_result(0.0), black_result(-0.5)) == (1.0, 0.5, 0.0)
+    # both sides have two eyes and nothing else to play: every playout ends 13 - 12 = 1 point
+    # for Black, and komi 1 makes it a tie; it used to count as a loss (and Black resigned)
+    b = Board.from_ascii(
+        """
+        . X O . O
+        X X O O O
+        X . X O .
+        X X X O O
+        X X X O O
+        """,
+        komi=1.0,
+    )
+    assert b.score() == 0.0
+    pl = Player(load_table("uniform"), playouts=300, seed=1)
+    info = pl.genmove(b, BLACK)
+    assert info.move == PASS
+    assert info.winrate == 0.5
+
+
+def test_pass_is_not_tried_first_at_a_new_node():
+    from playout.go.player import Tree, search
+    from playout.go.playout import PlayoutState
+
+    b = Board(9)
+    table = load_table("uniform")
+    st = PlayoutState(b, table)
+    tree = Tree(20000)
+    owner = np.zeros(b.S.shape[1], np.int64)
+    search(tree.NI, tree.NF, tree.tm, st.S, st.B, table.T, 60, 7.0, np.zeros(0, np.int64),
+           owner, 400, 2, 5)
+    kids = tree.children()
+    assert len(kids) == 82  # 81 points and pass
+    visits = {mv: v for mv, v, _, _ in kids}
+    assert visits[PASS] == 0  # with first-play urgency pass took the first visit of every node
+    assert sum(visits.values()) == 58  # every simulation after the root's two expansions
+
+
+def test_two_passes_in_the_tree_remove_dead_stones():
+    # Black's wall owns columns 0-3 (28 points) but a dead White stone sits inside; White owns
+    # columns 4-6 (21).  White has passed: if Black passes too, the referee removes the dead
+    # stone and Black wins by 28 - 21 - 2.5.  Counting the stones as they stand (empty points
+    # away from stones counted for nobody) made Black's pass look lost.
+    b = Board.from_ascii(
+        """
+        . . . X O . .
+        . . . X O . .
+        . . . X O . .
+        . O . X O . .
+        . . . X O . .
+        . . . X O . .
+        . . . X O . .
+        """,
+        komi=2.5,
+    )
+    b.to_move = WHITE
+    b.play(PASS, WHITE)
+    from playout.go.player import BANNED, FIRST, MOVE, NCH, Tree, search
+    from playout.go.playout import PlayoutState
+
+    table = load_table("uniform")
+    st = PlayoutState(b, table)
+    tree = Tree(20000)
+    owner = np.zeros(b.S.shape[1], np.int64)
+    args = (np.zeros(0, np.int64), owner, 400, 0)
+    search(tree.NI, tree.NF, tree.tm, st.S, st.B, table.T, 1, 2.5, *args, 1)
+    first, n = tree.NI[FIRST, 0], tree.NI[NCH, 0]
+    assert n == 7 * 7 - 7 * 2 - 1 + 1  # every empty point (no eye yet) and pass
+    for ch in range(first, first + n):  # leave Black only the pass
+        if tree.NI[MOVE, ch] != PASS:
+            tree.NI[BANNED, ch] = 1
+    search(tree.NI, tree.NF, tree.tm, st.S, st.B, table.T, 400, 2.5, *args, 2)
+    (mv, visits, rate, _), = [c for c in tree.children() if not c[3]]
+    assert mv == PASS and visits == 400
+    assert rate > 0.55  # was 0: the stones as they stand, open territory counted for nobody

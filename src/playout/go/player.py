@@ -10,7 +10,11 @@ move the same colour played later in the simulation.  Score of a child::
     beta = an / (an + n + n * an / RAVE_K)              (Silver's schedule, RAVE_K = 1000)
     (1 - beta) * wins/n + beta * awins/an + C * sqrt(ln(N + 1) / (n + 1))
 
-with an untried, never-AMAF-sampled child scored ``FPU`` (first-play urgency).
+with an untried, never-AMAF-sampled child scored ``FPU`` (first-play urgency).  Pass has no AMAF
+statistics; it gets a low prior (``PASS_PRIOR``) instead, so it is not tried first at every node.
+A playout's result for Black is 1, 0, or 1/2 for a tie (komi 7 allows one; matches count it 1/2).
+Two passes in the tree do not score the stones as they stand: the simulation still ends with a
+playout, which removes dead stones as the referee (GNU Go's ``final_score``) would.
 
 Positional superko is enforced in the tree: a child whose position repeats one of the game
 record or of the path is banned (and the simulation discarded).  Simple ko and suicide are
@@ -72,6 +76,21 @@ RAVE_K = 1000.0
 PRIOR_N = 20.0
 FPU = 1.1
 UCT_C = 0.15
+#: AMAF prior rate of the pass child (Fuego/Pachi-style low prior for pass); pass never
+#: collects real AMAF statistics, so the prior fades as its own visits grow.
+PASS_PRIOR = 0.1
+
+
+@njit(cache=True, nogil=True)
+def black_result(score):
+    """Black's result of a finished playout from its score (Black minus White, komi included):
+    1 win, 0 loss, 1/2 a tie (integer komi allows one; GNU Go and match scoring count it 1/2).
+    """
+    if score > 0:
+        return 1.0
+    if score < 0:
+        return 0.0
+    return 0.5
 
 
 @njit(cache=True, nogil=True)
@@ -150,6 +169,10 @@ def _expand(NI, NF, tm, node, S, T, cap):
     NI[MOVER, k] = c
     NI[BANNED, k] = 0
     NF[:, k] = 0.0
+    # pass gets a low prior instead of first-play urgency: with FPU it was tried first at
+    # every new node, wasting a simulation there and mixing pass lines into young nodes
+    NF[AVISITS, k] = PRIOR_N
+    NF[AWINS, k] = PRIOR_N * PASS_PRIOR
     k += 1
     NI[FIRST, node] = start
     NI[NCH, node] = k - start
@@ -232,11 +255,14 @@ def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_af
                 break
         if not ok:
             continue
-        n = 0
-        if S[META, M_PASSES] < 2:
-            n = run_playout(S, B, T, movebuf, max_moves)
+        # two passes in the tree end the game there, but the referee (GNU Go's final_score)
+        # removes dead stones first: play on with a playout, which captures what is dead,
+        # instead of counting every stone as it stands
+        if S[META, M_PASSES] >= 2:
+            S[META, M_PASSES] = 0
+        n = run_playout(S, B, T, movebuf, max_moves)
         score = playout_score(S) - komi
-        bw = 1.0 if score > 0 else 0.0
+        bw = black_result(score)
         # ownership at the root
         for r in range(N):
             for col in range(N):
