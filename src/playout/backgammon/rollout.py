@@ -27,6 +27,8 @@ from numba import njit
 
 from playout.backgammon.board import flip, game_result, is_race
 from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
+from playout.backgammon.incremental import best_plays
+from playout.backgammon.incremental import new_workspace as new_inc_workspace
 from playout.backgammon.moves import MAX_MOVES, new_workspace
 from playout.backgammon.net import invert, money_equity, terminal_probs
 from playout.backgammon.search import _R1, _R2, best_reply
@@ -46,6 +48,142 @@ def rollout_trials(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, s
     """Fill ``out[n_trials, 5]`` with (luck-adjusted) outcomes from the root side's view.
 
     ``board``: pre-roll, the root side to act.  ``truncate`` <= 0 plays to the end.
+    Our net (kind 0) runs :func:`_rollout_trials_net` (incremental evaluation),
+    other evaluators :func:`rollout_trials_reference`; both give the same
+    trials up to float rounding.
+    """
+    if kind == 0:
+        _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, seed, truncate,
+                            vr, out)
+    else:
+        rollout_trials_reference(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, seed,
+                                 truncate, vr, out)
+
+
+@njit(cache=True)
+def _roll_index(d1, d2):
+    """Index of the roll in the 21-roll order of ``_R1``/``_R2`` ((1,1), (2,1), (2,2), ...)."""
+    hi = max(d1, d2)
+    lo = min(d1, d2)
+    return hi * (hi - 1) // 2 + lo - 1
+
+
+@njit(cache=True)
+def _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, seed, truncate, vr,
+                        out):
+    """:func:`rollout_trials` for our net: one fused kernel, no allocation per half-move.
+
+    Per half-move :func:`playout.backgammon.incremental.best_plays` finds the
+    best play of all 21 rolls (with variance reduction) or of the roll drawn.
+    The first two half-moves depend only on the first roll drawn, so their
+    21-roll results are kept (memo) and shared by all trials.
+    """
+    np.random.seed(seed)
+    H = W1.shape[2]
+    ws = new_inc_workspace(W2)
+    rows = np.zeros(21, dtype=np.int64)
+    x = np.zeros(W1.shape[1])
+    h = np.zeros(H)
+    o = np.zeros(5)
+    oi = np.zeros(5)
+    val = np.zeros(5)
+    mean = np.zeros(5)
+    luck = np.zeros(5)
+    res = np.zeros(5)
+    nb = board.copy()
+    # memo slot 0: the root's half-move; 1 + k: the reply after the root's roll k
+    memo_ok = np.zeros(22, dtype=np.bool_)
+    memo_mean = np.zeros((22, 5))
+    memo_probs = np.zeros((22, 21, 5))
+    memo_boards = np.zeros((22, 21, 26), dtype=np.int8)
+    probs = ws[6]
+    boards = ws[5]
+    for t in range(n_trials):
+        tg = first_trial + t
+        b = board.copy()
+        side = 0  # 0 = root side to act
+        luck[:] = 0.0
+        ply = 0
+        k0 = 0
+        while True:
+            r = game_result(b)
+            if r != 0:
+                terminal_probs(r, res)
+                break
+            if truncate > 0 and ply >= truncate:
+                eval_kernel(0, W1, b1, W2, b2, pr, pc, b, x, h, res)
+                break
+            if ply == 0:
+                q = tg % 36
+            elif ply == 1:
+                q = (tg // 36) % 36
+            else:
+                q = np.random.randint(0, 36)
+            d1 = q // 6 + 1
+            d2 = q % 6 + 1
+            kd = _roll_index(d1, d2)
+            slot = -1
+            if ply == 0:
+                slot = 0
+                k0 = kd
+            elif ply == 1:
+                slot = 1 + k0
+            if slot >= 0:
+                if not memo_ok[slot]:
+                    best_plays(W1, b1, W2, b2, b, d1, d2, True, ws, rows)
+                    mean[:] = 0.0
+                    for k in range(21):
+                        w = (1.0 if _R1[k] == _R2[k] else 2.0) / 36.0
+                        for j in range(5):
+                            mean[j] += w * probs[rows[k], j]
+                        memo_probs[slot, k, :] = probs[rows[k]]
+                        memo_boards[slot, k, :] = boards[rows[k]]
+                    memo_mean[slot, :] = mean
+                    memo_ok[slot] = True
+                mean[:] = memo_mean[slot]
+                val[:] = memo_probs[slot, kd]
+                nb[:] = memo_boards[slot, kd]
+            elif vr:
+                best_plays(W1, b1, W2, b2, b, d1, d2, True, ws, rows)
+                mean[:] = 0.0
+                for k in range(21):
+                    w = (1.0 if _R1[k] == _R2[k] else 2.0) / 36.0
+                    for j in range(5):
+                        mean[j] += w * probs[rows[k], j]
+                val[:] = probs[rows[kd]]
+                nb[:] = boards[rows[kd]]
+            else:
+                best_plays(W1, b1, W2, b2, b, d1, d2, False, ws, rows)
+                val[:] = probs[rows[0]]
+                nb[:] = boards[rows[0]]
+            if vr:
+                # luck of the side to act, turned to the root's view
+                if side == 0:
+                    for j in range(5):
+                        luck[j] += val[j] - mean[j]
+                else:
+                    invert(val, o)
+                    invert(mean, oi)
+                    for j in range(5):
+                        luck[j] += o[j] - oi[j]
+            b = flip(nb)
+            side = 1 - side
+            ply += 1
+        # res is from the view of the side to act at the end
+        if side == 1:
+            invert(res, o)
+            res[:] = o
+        for j in range(5):
+            out[t, j] = res[j] - luck[j]
+
+
+@njit(cache=True)
+def rollout_trials_reference(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, seed,
+                             truncate, vr, out):
+    """:func:`rollout_trials` by full evaluation of every play (any evaluator kind).
+
+    The straightforward kernel (each of the 21 rolls' plays generated and
+    evaluated from scratch); the net's fast path is checked against it.
     """
     np.random.seed(seed)
     x = np.zeros(W1.shape[1])

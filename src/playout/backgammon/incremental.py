@@ -1,0 +1,460 @@
+"""Incremental (NNUE-style) 1-ply play selection for our net, fused with move generation.
+
+A rollout with variance reduction needs, at every half-move, the best 1-ply
+play for each of the 21 rolls: several hundred post-move evaluations.  A play
+changes few of the net's 202 inputs (:mod:`playout.backgammon.net`), so the
+hidden layer's pre-activations are computed once for the pre-move board (as a
+post-move board: the opponent to act) and, while the legal plays are
+enumerated depth-first (the same traversal as
+:func:`playout.backgammon.moves.legal_moves_core`), each checker step adds
+only the weight rows of the inputs it changes (``a += dx_i * W1[i]``; gnubg's
+``NNEVAL_FROMBASE`` idea, NNUE's accumulator).  One step changes at most: the
+unary units of the source and destination points (exactly one unit each:
+``n -> n +- 1`` flips unit ``min(n, 3)``, the last unit moving by 0.5), the
+mover's bar / borne-off / pip-count inputs, and on a hit the opponent's unit,
+bar and pip count.  The two nonlinear hand features (home points made,
+longest prime) are settled at the leaf from a bitmask of made points; the
+opponent's never change during the mover's play (hits take blots only).
+
+Distinct post-move boards are evaluated once per half-move across the 21
+rolls (a hash table keyed by the Zobrist hash the generator keeps, boards
+compared in full).  A play that ends the game gets its exact result, and a
+play that turns a contact position into a race is evaluated in full by the
+race net (the accumulator holds the contact net's sums).
+
+Results equal :func:`playout.backgammon.search.best_reply` with
+:func:`playout.backgammon.evaluators.eval_after_move` up to float rounding
+(sums taken in another order; ``tests/test_bg_rollout.py`` checks both the
+evaluations and whole seeded rollouts).  Ties keep the first play in the
+generator's order, as there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from playout.backgammon.board import game_result, is_race
+from playout.backgammon.evaluators import eval_after_move
+from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
+from playout.backgammon.net import _sigmoid, encode_flipped, invert, money_equity, sanitize
+
+#: Distinct boards one half-move's cache holds (21 rolls; far more than ever seen).
+CACHE_CAP = 8192
+_ROWS = CACHE_CAP + 23  # + a scratch row, + a kept-best row, + one parking row per roll
+_TSIZE = 16384
+_TMASK = _TSIZE - 1
+
+# input rows of encode_flipped(m): the opponent (to act next) in block 0, the mover in block 101
+_OPP_BAR = 96
+_OPP_PIPS = 98
+_MY_BAR = 101 + 96
+_MY_OFF = 101 + 97
+_MY_PIPS = 101 + 98
+_MY_HOME = 101 + 99
+_MY_RUN = 101 + 100
+
+
+@njit(cache=True)
+def new_workspace(W2):
+    """Work arrays for :func:`best_plays` with output weights ``W2[2, H, 5]`` (reusable).
+
+    ``(acc[5, H], st[5, 2], ctx[4], table[16384], hashes[R], boards[R, 26],
+    probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[202], rec[5, 5], W2T)``:
+    accumulators and integer state (checkers off, made-points bitmask) per
+    depth, the base's net / hand features / opponent's rearmost point, the
+    half-move cache (``R = CACHE_CAP + 23``; the rows past ``CACHE_CAP`` are
+    scratch rows, used only if the cache ever fills), scratch vectors, and per
+    depth the step taken (source, die, count on the source and on the
+    destination before it, whether that depth's accumulator is up to date), and
+    ``W2T[2, 5, H]`` (``W2`` transposed, contiguous).
+    """
+    H = W2.shape[1]
+    W2T = np.empty((2, 5, H))
+    for m in range(2):
+        for k in range(5):
+            for j in range(H):
+                W2T[m, k, j] = W2[m, j, k]
+    return (np.zeros((5, H)), np.zeros((5, 2), dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.full(_TSIZE, -1, dtype=np.int32), np.zeros(_ROWS, dtype=np.uint64),
+            np.zeros((_ROWS, 26), dtype=np.int8), np.zeros((_ROWS, 5)), np.zeros(_ROWS),
+            np.zeros(1, dtype=np.int64), np.zeros(H), np.zeros(5), np.zeros(202),
+            np.zeros((5, 5), dtype=np.int64), W2T)
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def _addrow(acc, lo, W1, net, i, c):
+    for j in range(acc.shape[1]):
+        acc[lo, j] += c * W1[net, i, j]
+
+
+@njit(cache=True, inline="always")
+def _my_unit(p, n_before, up):
+    """(input row, delta) when the mover's count on point p goes n -> n+1 (up) or n -> n-1."""
+    base = 101 + 4 * (p - 1)
+    if up:
+        if n_before >= 3:
+            return base + 3, 0.5
+        return base + n_before, 1.0
+    if n_before >= 4:
+        return base + 3, -0.5
+    return base + n_before - 1, -1.0
+
+
+@njit(cache=True, inline="always")
+def _record(rec, lv, w, src, die):
+    """Remember depth ``lv``'s step (before it is made on ``w``); its accumulator is now stale."""
+    rec[lv, 0] = src
+    rec[lv, 1] = die
+    rec[lv, 2] = w[src]
+    dst = src - die
+    rec[lv, 3] = w[dst] if dst >= 1 else 0
+    rec[lv, 4] = 0
+
+
+@njit(cache=True, fastmath=True)
+def _step(W1, net, acc, st, rec, lo):
+    """Accumulator and state of depth ``lo`` from depth ``lo - 1`` and the step in ``rec[lo]``."""
+    li = lo - 1
+    src = rec[lo, 0]
+    die = rec[lo, 1]
+    n = rec[lo, 2]
+    for j in range(acc.shape[1]):
+        acc[lo, j] = acc[li, j]
+    st[lo, 0] = st[li, 0]
+    made = st[li, 1]
+    if src == 25:
+        _addrow(acc, lo, W1, net, _MY_BAR, -0.5)
+    else:
+        i, c = _my_unit(src, n, False)
+        _addrow(acc, lo, W1, net, i, c)
+        if n == 2:
+            made &= ~(np.int64(1) << (src - 1))
+    dst = src - die
+    if dst >= 1:
+        v = rec[lo, 3]
+        if v == -1:  # hit: the opponent's blot goes to its bar
+            _addrow(acc, lo, W1, net, 4 * (24 - dst), -1.0)
+            _addrow(acc, lo, W1, net, _OPP_BAR, 0.5)
+            _addrow(acc, lo, W1, net, _OPP_PIPS, dst / 100.0)
+            _addrow(acc, lo, W1, net, 101 + 4 * (dst - 1), 1.0)
+        else:
+            i, c = _my_unit(dst, v, True)
+            _addrow(acc, lo, W1, net, i, c)
+            if v == 1:
+                made |= np.int64(1) << (dst - 1)
+        _addrow(acc, lo, W1, net, _MY_PIPS, -die / 100.0)
+    else:
+        st[lo, 0] += 1
+        _addrow(acc, lo, W1, net, _MY_OFF, 1.0 / 15.0)
+        _addrow(acc, lo, W1, net, _MY_PIPS, -src / 100.0)
+    st[lo, 1] = made
+    rec[lo, 4] = 1
+
+
+@njit(cache=True, inline="always")
+def _home_run(made):
+    """(home points made, longest run of made points) from the made-points bitmask."""
+    home = 0
+    for p in range(6):
+        if (made >> p) & 1:
+            home += 1
+    run = 0
+    m = made
+    while m != 0:
+        m &= m >> 1
+        run += 1
+    return home, run
+
+
+@njit(cache=True, fastmath=True)
+def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j):
+    """``probs[j]`` = the mover's five probabilities from accumulator ``acc[lv]``."""
+    net = ctx[0]
+    home, run = _home_run(made)
+    dh = (home - ctx[1]) / 6.0
+    dr = (run - ctx[2]) / 6.0
+    H = acc.shape[1]
+    for k in range(H):
+        hid[k] = _sigmoid(acc[lv, k] + dh * W1[net, _MY_HOME, k] + dr * W1[net, _MY_RUN, k])
+    for k in range(5):
+        s = 0.0
+        for i in range(H):
+            s += W2T[net, k, i] * hid[i]
+        raw[k] = _sigmoid(b2[net, k] + s)
+    sanitize(raw)
+    invert(raw, hid)  # hid[:5] reused for the inverted outputs
+    for k in range(5):
+        probs[j, k] = hid[k]
+
+
+@njit(cache=True, inline="always")
+def _leaf_is_race(w, opp_low):
+    """``is_race(w)`` for a play from a contact base whose opponent's rearmost point is ``opp_low``."""
+    if opp_low == 0 or w[0] > 0 or w[25] > 0:
+        return False
+    for p in range(24, opp_low - 1, -1):
+        if w[p] > 0:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _probe(w, z, table, hashes, boards):
+    """(cache row or -1, free slot) of board ``w`` with Zobrist hash ``z``."""
+    slot = np.int64(z & np.uint64(_TMASK))
+    while table[slot] >= 0:
+        j = table[slot]
+        if hashes[j] == z:
+            same = True
+            for i in range(26):
+                if boards[j, i] != w[i]:
+                    same = False
+                    break
+            if same:
+                return j, slot
+        slot = (slot + 1) & _TMASK
+    return -1, slot
+
+
+@njit(cache=True)
+def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
+              probs, eqs, counts, hid, raw, x):
+    """Evaluate post-move board ``w`` (depth ``lv``, not in the cache) and store it; its row."""
+    n = counts[0]
+    if n >= CACHE_CAP:
+        j = CACHE_CAP  # the scratch row (never reached in practice): evaluated, not stored
+    else:
+        j = n
+        table[slot] = n
+        hashes[n] = z
+        counts[0] = n + 1
+    for i in range(26):
+        boards[j, i] = w[i]
+    net = ctx[0]
+    for lo in range(1, lv + 1):
+        if rec[lo, 4] == 0:
+            _step(W1, net, acc, st, rec, lo)
+    if st[lv, 0] == 15 or (net == 0 and _leaf_is_race(w, ctx[3])):
+        # game over, or contact broken: the exact result / the race net in full
+        eval_after_move(0, W1, b1, W2, b2, x, x, w, x, hid, raw, raw)
+        for k in range(5):
+            probs[j, k] = raw[k]
+    else:
+        _eval_leaf(acc, lv, st[lv, 1], ctx, W1, W2T, b2, hid, raw, probs, j)
+    eqs[j] = money_equity(probs[j])
+    return j
+
+
+@njit(cache=True, inline="always")
+def _keep(j, best, bi, boards, probs, eqs):
+    """(best, row) after considering row ``j`` (strictly better wins: first play wins ties)."""
+    e = eqs[j]
+    if e > best:
+        if j == CACHE_CAP:  # the scratch row is overwritten by the next new board: keep a copy
+            for i in range(26):
+                boards[CACHE_CAP + 1, i] = boards[CACHE_CAP, i]
+            for k in range(5):
+                probs[CACHE_CAP + 1, k] = probs[CACHE_CAP, k]
+            eqs[CACHE_CAP + 1] = e
+            j = CACHE_CAP + 1
+        return e, j
+    return best, bi
+
+
+@njit(cache=True)
+def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
+               probs, eqs, counts, hid, raw, x):
+    """Cache row of the best 1-ply play of dice ``d1 d2`` from pre-move ``w`` (restored on return).
+
+    Traverses the plays exactly as :func:`playout.backgammon.moves.legal_moves_core`;
+    a board already in the cache costs one probe.
+    """
+    best = -1e18
+    bi = -1
+    if d1 == d2:
+        d = d1
+        depth = 0
+        for s1 in range(25, 0, -1):
+            if not _can_move(w, s1, d):
+                continue
+            _record(rec, 1, w, s1, d)
+            h1, z1 = _do_h(w, s1, d, z0)
+            if depth < 1:
+                depth = 1
+                best = -1e18
+            for s2 in range(s1, 0, -1):
+                if not _can_move(w, s2, d):
+                    continue
+                _record(rec, 2, w, s2, d)
+                h2, z2 = _do_h(w, s2, d, z1)
+                if depth < 2:
+                    depth = 2
+                    best = -1e18
+                for s3 in range(s2, 0, -1):
+                    if not _can_move(w, s3, d):
+                        continue
+                    _record(rec, 3, w, s3, d)
+                    h3, z3 = _do_h(w, s3, d, z2)
+                    if depth < 3:
+                        depth = 3
+                        best = -1e18
+                    for s4 in range(s3, 0, -1):
+                        if not _can_move(w, s4, d):
+                            continue
+                        _record(rec, 4, w, s4, d)
+                        h4, z4 = _do_h(w, s4, d, z3)
+                        if depth < 4:
+                            depth = 4
+                            best = -1e18
+                        j, slot = _probe(w, z4, table, hashes, boards)
+                        if j < 0:
+                            j = _new_leaf(w, z4, slot, 4, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                                          table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                        best, bi = _keep(j, best, bi, boards, probs, eqs)
+                        _undo(w, s4, d, h4)
+                    if depth == 3:
+                        j, slot = _probe(w, z3, table, hashes, boards)
+                        if j < 0:
+                            j = _new_leaf(w, z3, slot, 3, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                                          table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                        best, bi = _keep(j, best, bi, boards, probs, eqs)
+                    _undo(w, s3, d, h3)
+                if depth == 2:
+                    j, slot = _probe(w, z2, table, hashes, boards)
+                    if j < 0:
+                        j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                    best, bi = _keep(j, best, bi, boards, probs, eqs)
+                _undo(w, s2, d, h2)
+            if depth == 1:
+                j, slot = _probe(w, z1, table, hashes, boards)
+                if j < 0:
+                    j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                                  table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                best, bi = _keep(j, best, bi, boards, probs, eqs)
+            _undo(w, s1, d, h1)
+        if depth > 0:
+            return bi
+    else:
+        hi = max(d1, d2)
+        lo = min(d1, d2)
+        for order in range(2):
+            a = hi if order == 0 else lo
+            c = lo if order == 0 else hi
+            for s1 in range(25, 0, -1):
+                if not _can_move(w, s1, a):
+                    continue
+                _record(rec, 1, w, s1, a)
+                h1, z1 = _do_h(w, s1, a, z0)
+                for s2 in range(25, 0, -1):
+                    if not _can_move(w, s2, c):
+                        continue
+                    _record(rec, 2, w, s2, c)
+                    h2, z2 = _do_h(w, s2, c, z1)
+                    j, slot = _probe(w, z2, table, hashes, boards)
+                    if j < 0:
+                        j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                    best, bi = _keep(j, best, bi, boards, probs, eqs)
+                    _undo(w, s2, c, h2)
+                _undo(w, s1, a, h1)
+        if bi >= 0:
+            return bi
+        # only one die can be played: the larger if possible
+        for a in (hi, lo):
+            for s1 in range(25, 0, -1):
+                if _can_move(w, s1, a):
+                    _record(rec, 1, w, s1, a)
+                    h1, z1 = _do_h(w, s1, a, z0)
+                    j, slot = _probe(w, z1, table, hashes, boards)
+                    if j < 0:
+                        j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                    best, bi = _keep(j, best, bi, boards, probs, eqs)
+                    _undo(w, s1, a, h1)
+            if bi >= 0:
+                return bi
+    # no checker can move: the board unchanged
+    j, slot = _probe(w, z0, table, hashes, boards)
+    if j < 0:
+        j = _new_leaf(w, z0, slot, 0, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                      table, hashes, boards, probs, eqs, counts, hid, raw, x)
+    best, bi = _keep(j, -1e18, -1, boards, probs, eqs)
+    return bi
+
+
+@njit(cache=True, fastmath=True)
+def _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x):
+    """Depth 0 = hidden pre-activations of ``encode_flipped(board)``; empties the cache."""
+    encode_flipped(board, x)
+    net = 1 if is_race(board) else 0
+    H = acc.shape[1]
+    for j in range(H):
+        acc[0, j] = b1[net, j]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(H):
+                acc[0, j] += xi * W1[net, i, j]
+    made = np.int64(0)
+    off = 15 - int(board[25])
+    opp_low = 25
+    for p in range(24, 0, -1):
+        v = int(board[p])
+        if v > 0:
+            off -= v
+        elif v < 0:
+            opp_low = p
+        if v >= 2:
+            made |= np.int64(1) << (p - 1)
+    st[0, 0] = off
+    st[0, 1] = made
+    home, run = _home_run(made)
+    ctx[0] = net
+    ctx[1] = home
+    ctx[2] = run
+    ctx[3] = 0 if board[0] > 0 else opp_low
+    for j in range(counts[0]):  # empty the cache (only the slots in use)
+        slot = np.int64(hashes[j] & np.uint64(_TMASK))
+        while table[slot] != j:
+            slot = (slot + 1) & _TMASK
+        table[slot] = -1
+    counts[0] = 0
+
+
+@njit(cache=True)
+def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
+    """Best 1-ply plays from pre-roll ``board`` (the side to act moves), via the incremental net.
+
+    ``ws`` from :func:`new_workspace` (for these weights).  With ``all_rolls``
+    fills ``rows[21]`` with the cache row of the best play for each roll in
+    the order of :data:`playout.backgammon.search._R1`/``_R2`` ((1,1), (2,1),
+    (2,2), ...); otherwise ``rows[0]`` for ``d1 d2`` only.  The board after the
+    play is ``ws[5][row]`` (mover's view, not flipped), the mover's
+    probabilities ``ws[6][row]``, its cubeless equity ``ws[7][row]``; rows stay
+    valid until the next call.
+    """
+    acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T = ws
+    _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x)
+    w = board.copy()
+    z0 = _hash(w)
+    if not all_rolls:
+        rows[0] = _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
+                             boards, probs, eqs, counts, hid, raw, x)
+        return
+    k = 0
+    for a in range(1, 7):
+        for c in range(1, a + 1):
+            r = _best_roll(w, z0, a, c, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
+                           boards, probs, eqs, counts, hid, raw, x)
+            if r >= CACHE_CAP:  # a scratch row: park a copy where no later roll writes
+                q = CACHE_CAP + 2 + k
+                for i in range(26):
+                    boards[q, i] = boards[r, i]
+                for i in range(5):
+                    probs[q, i] = probs[r, i]
+                eqs[q] = eqs[r]
+                r = q
+            rows[k] = r
+            k += 1
