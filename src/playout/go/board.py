@@ -167,9 +167,11 @@ def _add(B, naff, p):
 def play(S, B, p, c, track):
     """Play ``c`` at ``p`` (assumed legal; ``PASS`` allowed) and update the rows of ``S``.
 
-    ``B[:naff]`` receives the points whose 3x3 neighbourhood or move properties may have
-    changed (neighbours of the move and of captured stones, liberties of strings whose liberty
-    count changed near the atari range, old and new ko points); duplicates are possible.
+    ``B[:naff]`` receives the points whose move properties may have changed (the move, its
+    four orthogonal neighbours, the 8 neighbours of captured stones, liberties of strings whose
+    liberty count changed near the atari range, old and new ko points); duplicates are
+    possible.  The move's four diagonal neighbours are not listed: only their 3x3 geometry
+    changed, and the caller (``playout.play_update``) refreshes them.
     ``B[16 n:]`` receives the captured points (their number is ``S[META, M_NCAP]``).
     Returns ``naff``.  With ``track`` False nothing is written to ``B[:16 n]`` (faster; for
     callers that keep no incremental values).
@@ -193,7 +195,11 @@ def play(S, B, p, c, track):
         return naff
     S[META, M_PASSES] = 0
     if track:
-        for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
+        # orthogonal neighbours only: a diagonal neighbour's move properties cannot change
+        # (its liberties and adjacent strings are the same, and every string whose liberty
+        # count changed within the atari range has its liberties listed below); only its 3x3
+        # geometry changes, which the caller refreshes
+        for d in (-W, -1, 1, W):
             naff = _add(B, naff, p + d)
         naff = _add(B, naff, p)
 

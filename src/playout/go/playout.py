@@ -541,6 +541,17 @@ def play_update(S, B, T, p, c):
         if S[COLOR, q] != BORDER and S[SEEN, q] != st:
             S[SEEN, q] = st
             update_point(S, B, T, q)
+    if p != PASS:
+        # diagonal neighbours of the move: new geometry, same cached property codes
+        W = S[META, M_W]
+        for d in (-W - 1, -W + 1, W - 1, W + 1):
+            q = p + d
+            if S[COLOR, q] == EMPTY and S[SEEN, q] != st:
+                S[SEEN, q] = st
+                if light:
+                    update_point(S, B, T, q)
+                else:
+                    revalue(S, T, q)
     if not light:
         # near-set changes only flip the near bit: reuse the cached property codes
         for i in range(nold):
