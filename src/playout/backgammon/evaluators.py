@@ -290,3 +290,17 @@ def get_evaluator(name: str | None = None) -> Evaluator:
         return EVALUATORS[name]()
     except ImportError as exc:
         raise ValueError(f"evaluator {name!r} needs an optional package: {exc}") from None
+
+
+# numba re-validates a cached kernel only against its own file: drop this module's caches when a
+# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
+def _flush_stale() -> None:
+    from pathlib import Path
+
+    from playout.mcts.nbrng import flush_stale_caches
+
+    here = Path(__file__).parent
+    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "net.py")])
+
+
+_flush_stale()

@@ -458,3 +458,17 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
                 r = q
             rows[k] = r
             k += 1
+
+
+# numba re-validates a cached kernel only against its own file: drop this module's caches when a
+# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
+def _flush_stale() -> None:
+    from pathlib import Path
+
+    from playout.mcts.nbrng import flush_stale_caches
+
+    here = Path(__file__).parent
+    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "moves.py", "net.py", "evaluators.py")])
+
+
+_flush_stale()

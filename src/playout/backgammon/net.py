@@ -411,3 +411,17 @@ def load_weights(path):
         raise ValueError(f"{path}: weights have {W1.shape[1]} inputs / {W2.shape[2]} outputs, "
                          f"expected {N_INPUTS} / {N_OUT}")
     return W1, b1, W2, b2, meta
+
+
+# numba re-validates a cached kernel only against its own file: drop this module's caches when a
+# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
+def _flush_stale() -> None:
+    from pathlib import Path
+
+    from playout.mcts.nbrng import flush_stale_caches
+
+    here = Path(__file__).parent
+    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "moves.py")])
+
+
+_flush_stale()

@@ -561,3 +561,17 @@ def rollout_cubeful(board, *, cube_owner: str = "centered", evaluator: str = "ne
         eq = -eq
     return {"board": [int(v) for v in b], "cubeful_equity": round(eq, 6), "std_error": round(se, 6),
             "trials": trials}
+
+
+# numba re-validates a cached kernel only against its own file: drop this module's caches when a
+# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
+def _flush_stale() -> None:
+    from pathlib import Path
+
+    from playout.mcts.nbrng import flush_stale_caches
+
+    here = Path(__file__).parent
+    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "moves.py", "net.py", "evaluators.py", "search.py", "incremental.py")])
+
+
+_flush_stale()

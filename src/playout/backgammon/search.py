@@ -182,3 +182,17 @@ def parse_ply(text: str | int) -> int:
     if not 1 <= n <= 4:
         raise ValueError(f"ply: {text!r} is out of range (1..4 in XG numbering)")
     return n
+
+
+# numba re-validates a cached kernel only against its own file: drop this module's caches when a
+# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
+def _flush_stale() -> None:
+    from pathlib import Path
+
+    from playout.mcts.nbrng import flush_stale_caches
+
+    here = Path(__file__).parent
+    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "moves.py", "net.py", "evaluators.py")])
+
+
+_flush_stale()
