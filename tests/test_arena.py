@@ -12,7 +12,8 @@ import time
 import pytest
 
 from playout.agents import SpecError, parse_spec
-from playout.arena import play_match, summarise, wilson_interval
+from playout.arena import play_match, summarise
+from playout.stats import wilson_interval
 from playout.executor import load_results
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from playout.backgammon.board import STARTING_BOARD, flip
 from playout.backgammon.evaluators import NeuralNet, PubEval
-from playout.backgammon.rollout import match, rollout, rollout_trials, wilson
+from playout.backgammon.rollout import match, rollout, rollout_trials
+from playout.stats import wilson_interval as wilson
 
 
 def test_bearoff_certain_win_is_exact():

@@ -23,22 +23,7 @@ import click
 from playout.agents import SpecError, make_agent, parse_spec
 from playout.executor import ExecutorError, ResultsFileError, load_results, run_tasks
 from playout.mdp import Game
-
-
-def wilson_interval(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a rate ``score / n`` (``score`` may count draws as 0.5).
-
-    >>> lo, hi = wilson_interval(140, 200)
-    >>> round(lo, 3), round(hi, 3)
-    (0.633, 0.759)
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = score / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+from playout.stats import wilson_interval
 
 
 def play_game(task: dict[str, Any]) -> dict[str, Any]:

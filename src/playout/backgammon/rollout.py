@@ -32,6 +32,7 @@ from playout.backgammon.incremental import new_workspace as new_inc_workspace
 from playout.backgammon.moves import MAX_MOVES, new_workspace
 from playout.backgammon.net import invert, money_equity, terminal_probs
 from playout.backgammon.search import _R1, _R2, best_reply
+from playout.stats import wilson_interval
 
 
 @njit(cache=True)
@@ -306,23 +307,12 @@ def play_games(ka, W1a, b1a, W2a, b2a, pra, pca, kb, W1b, b1b, W2b, b2b, prb, pc
             a_to_act = not a_to_act
 
 
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a proportion k/n (Wilson 1927)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    den = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / den
-    hw = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (float(c - hw), float(c + hw))
-
-
 def match(a: Evaluator, b: Evaluator, n_games: int = 1000, seed: int = 1) -> dict:
     """Play ``n_games`` cubeless money games a vs b; win share with a Wilson 95% interval."""
     pts = np.zeros(n_games, dtype=np.int64)
     play_games(*a.kernel_args(), *b.kernel_args(), n_games, seed, pts)
     wins = int((pts > 0).sum())
-    lo, hi = wilson(wins, n_games)
+    lo, hi = wilson_interval(wins, n_games)
     return {"a": a.name, "b": b.name, "games": n_games, "wins": wins,
             "win_rate": wins / n_games, "wilson95": [round(lo, 4), round(hi, 4)],
             "points_per_game": float(pts.mean()),
