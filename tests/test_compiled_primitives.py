@@ -161,7 +161,7 @@ def test_flush_stale_caches_only_when_a_dependency_is_newer(tmp_path, monkeypatc
 
     from numba import config
 
-    from playout.mcts.nbrng import flush_stale_caches
+    from playout.jitcache import flush_stale_caches
 
     if config.DISABLE_JIT:
         pytest.skip("no numba caches without JIT")

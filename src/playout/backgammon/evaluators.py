@@ -28,6 +28,7 @@ from numba import njit
 
 from playout.backgammon import net as _net
 from playout.backgammon.board import checkers_off, flip, game_result, is_race
+from playout.jitcache import flush_stale_caches, siblings
 
 DATA = Path(str(resources.files("playout.backgammon") / "data"))
 DEFAULT_NET = DATA / "net_td40.npz"
@@ -292,15 +293,5 @@ def get_evaluator(name: str | None = None) -> Evaluator:
         raise ValueError(f"evaluator {name!r} needs an optional package: {exc}") from None
 
 
-# numba re-validates a cached kernel only against its own file: drop this module's caches when a
-# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
-def _flush_stale() -> None:
-    from pathlib import Path
-
-    from playout.mcts.nbrng import flush_stale_caches
-
-    here = Path(__file__).parent
-    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "net.py")])
-
-
-_flush_stale()
+# numba re-validates a cached kernel only against its own file (see playout.jitcache).
+flush_stale_caches(globals(), siblings(__file__, "board.py", "net.py"))

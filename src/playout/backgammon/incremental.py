@@ -38,6 +38,7 @@ from playout.backgammon.board import game_result, is_race
 from playout.backgammon.evaluators import eval_after_move
 from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
 from playout.backgammon.net import _sigmoid, encode_flipped, invert, money_equity, sanitize
+from playout.jitcache import flush_stale_caches, siblings
 
 #: Distinct boards one half-move's cache holds (21 rolls; far more than ever seen).
 CACHE_CAP = 8192
@@ -460,15 +461,5 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
             k += 1
 
 
-# numba re-validates a cached kernel only against its own file: drop this module's caches when a
-# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
-def _flush_stale() -> None:
-    from pathlib import Path
-
-    from playout.mcts.nbrng import flush_stale_caches
-
-    here = Path(__file__).parent
-    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "moves.py", "net.py", "evaluators.py")])
-
-
-_flush_stale()
+# numba re-validates a cached kernel only against its own file (see playout.jitcache).
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py"))

@@ -28,6 +28,7 @@ from numba import njit
 
 from playout.backgammon.board import flip, game_result, is_race
 from playout.backgammon.moves import MAX_MOVES, legal_moves_into
+from playout.jitcache import flush_stale_caches, siblings
 
 N_INPUTS = 202
 N_OUT = 5
@@ -413,15 +414,5 @@ def load_weights(path):
     return W1, b1, W2, b2, meta
 
 
-# numba re-validates a cached kernel only against its own file: drop this module's caches when a
-# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
-def _flush_stale() -> None:
-    from pathlib import Path
-
-    from playout.mcts.nbrng import flush_stale_caches
-
-    here = Path(__file__).parent
-    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "moves.py")])
-
-
-_flush_stale()
+# numba re-validates a cached kernel only against its own file (see playout.jitcache).
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py"))

@@ -33,6 +33,7 @@ from playout.backgammon.moves import MAX_MOVES, new_workspace
 from playout.backgammon.net import invert, money_equity, terminal_probs
 from playout.backgammon.search import _R1, _R2, best_reply
 from playout.stats import wilson_interval
+from playout.jitcache import flush_stale_caches, siblings
 
 
 @njit(cache=True)
@@ -553,15 +554,5 @@ def rollout_cubeful(board, *, cube_owner: str = "centered", evaluator: str = "ne
             "trials": trials}
 
 
-# numba re-validates a cached kernel only against its own file: drop this module's caches when a
-# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
-def _flush_stale() -> None:
-    from pathlib import Path
-
-    from playout.mcts.nbrng import flush_stale_caches
-
-    here = Path(__file__).parent
-    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "moves.py", "net.py", "evaluators.py", "search.py", "incremental.py")])
-
-
-_flush_stale()
+# numba re-validates a cached kernel only against its own file (see playout.jitcache).
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "search.py", "incremental.py"))

@@ -23,6 +23,7 @@ from playout.backgammon.board import flip, game_result
 from playout.backgammon.evaluators import Evaluator, eval_after_move, eval_kernel, get_evaluator
 from playout.backgammon.moves import MAX_MOVES, legal_moves, legal_moves_ws, new_workspace
 from playout.backgammon.net import invert, money_equity
+from playout.jitcache import flush_stale_caches, siblings
 
 _R1 = np.array([1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6], dtype=np.int64)
 _R2 = np.array([1, 1, 2, 1, 2, 3, 1, 2, 3, 4, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 6], dtype=np.int64)
@@ -184,15 +185,5 @@ def parse_ply(text: str | int) -> int:
     return n
 
 
-# numba re-validates a cached kernel only against its own file: drop this module's caches when a
-# module whose kernels they inline is newer (else stale machine code runs; see nbrng).
-def _flush_stale() -> None:
-    from pathlib import Path
-
-    from playout.mcts.nbrng import flush_stale_caches
-
-    here = Path(__file__).parent
-    flush_stale_caches(globals(), [str(here / n) for n in ("board.py", "moves.py", "net.py", "evaluators.py")])
-
-
-_flush_stale()
+# numba re-validates a cached kernel only against its own file (see playout.jitcache).
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py"))

@@ -52,7 +52,8 @@ from numba.extending import overload
 
 from playout.domains import connect4_nb, gridworld_nb, push_your_luck_nb, reversi_nb, twenty48_nb
 from playout.mcts import nbrng
-from playout.mcts.nbrng import flush_stale_caches, randint, seed_state
+from playout.jitcache import flush_stale_caches
+from playout.mcts.nbrng import randint, seed_state
 from playout.mcts.result import ActionStats, SearchResult
 
 GRIDWORLD, PUSH_YOUR_LUCK, TWENTY48, CONNECT4, REVERSI = 0, 1, 2, 3, 4
@@ -311,7 +312,7 @@ def legal_actions(domain_name: str, s: np.ndarray) -> list[int]:
 
 
 # numba re-validates a cache only against its own file: flush this module's caches
-# if a primitive module it inlines is newer (see nbrng.flush_stale_caches).
+# if a primitive module it inlines is newer (see playout.jitcache).
 _PRIMITIVE_FILES = [nbrng.__file__] + [mod.__file__ for _, mod in DOMAINS.values()]
 flush_stale_caches(globals(), _PRIMITIVE_FILES)
 for _, _mod in DOMAINS.values():

@@ -60,34 +60,3 @@ def randint(rs, n):
 def uniform(rs):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(rs) >> _S11) * _INV53
-
-
-def flush_stale_caches(namespace: dict, dependencies: list[str]) -> int:
-    """Drop the on-disk numba cache of every ``@njit(cache=True)`` function in
-    ``namespace`` whose cache index is older than one of the ``dependencies``
-    (source files of the jitted functions it calls).
-
-    Numba invalidates a cached function only when its *own* file changes; a
-    kernel that inlines primitives from another module would otherwise keep
-    running stale machine code after that module is edited.  Returns the number
-    of caches flushed.  Uses numba's ``Cache.flush`` (a no-op without JIT).
-    """
-    import os
-
-    try:
-        newest = max(os.path.getmtime(p) for p in dependencies)
-    except (OSError, ValueError):
-        return 0
-    flushed = 0
-    for obj in list(namespace.values()):
-        cache = getattr(obj, "_cache", None)
-        index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
-        if index is None:
-            continue
-        try:
-            if os.path.getmtime(index) < newest:
-                cache.flush()
-                flushed += 1
-        except Exception:  # no index yet (nothing cached), or an unwritable cache dir
-            continue
-    return flushed
