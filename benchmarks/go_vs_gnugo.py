@@ -20,7 +20,8 @@ import json
 import sys
 from pathlib import Path
 
-from playout.go.match import GNUGO, play_match, wilson
+from playout.go.match import GNUGO, play_match
+from playout.stats import wilson_interval as wilson
 
 DBS = ["uniform", "mogo_classic", "montegnu_classic"]
 

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from playout.go.match import GNUGO, GtpClient, crosscheck_gnugo, play_match, wilson
+from playout.go.match import GNUGO, GtpClient, crosscheck_gnugo, play_match
+from playout.stats import wilson_interval as wilson
 
 needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo (GNU Go 3.8) is not installed")
 

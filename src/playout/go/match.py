@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from playout.go.board import BLACK, PASS, WHITE, Board, gtp_to_point, point_to_gtp
+from playout.stats import wilson_interval
 
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
 
@@ -159,17 +160,6 @@ class GameRecord:
     moves: list
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``wins / n`` (95 % by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
               max_moves: int = 400, referee: str | None = None, transcript: list | None = None,
               names: tuple[str, str] = ("black", "white")) -> dict:
@@ -273,7 +263,7 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
     recs = [r for r in done.values() if r["key"].startswith(f"{names[0]}-vs-{names[1]}-{size}-{komi}-")]
     scored = [r for r in recs if r["a_won"] is not None]
     wins = sum(float(r["a_won"]) for r in scored)
-    lo, hi = wilson(wins, len(scored))
+    lo, hi = wilson_interval(wins, len(scored))
     return {"games": len(scored), "a_wins": wins, "a_rate": wins / max(1, len(scored)),
             "wilson95": (round(lo, 3), round(hi, 3))}
 
