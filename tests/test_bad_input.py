@@ -10,7 +10,7 @@ import pytest
 
 from playout.agents import SpecError, parse_spec
 from playout.mcts import GenericSolver
-from playout.mdp import MDP, Game, MDPError
+from playout.mdp import Game, MDPError
 
 USER_MODULE = """
 from playout.mdp import MDP

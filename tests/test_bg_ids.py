@@ -2,7 +2,6 @@
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from playout.backgammon.board import STARTING_BOARD, flip

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
-import pytest
 from click.testing import CliRunner
 
 from playout.go.board import BLACK, WHITE

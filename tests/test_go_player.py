@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from playout.go.board import BLACK, PASS, WHITE, Board, gtp_to_point, point_to_gtp
+from playout.go.board import BLACK, PASS, WHITE, Board
 from playout.go.player import Player
 from playout.go.playout import load_table
 

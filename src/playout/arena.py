@@ -11,7 +11,6 @@ interval (Wilson, "Probable inference...", JASA 1927) on that rate.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from playout.backgammon.board import game_result, is_race
+from playout.backgammon.board import is_race
 from playout.backgammon.evaluators import eval_after_move
 from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
 from playout.backgammon.net import _sigmoid, encode_flipped, invert, money_equity, sanitize

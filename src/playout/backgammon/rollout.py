@@ -30,7 +30,7 @@ from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
 from playout.backgammon.incremental import best_plays
 from playout.backgammon.incremental import new_workspace as new_inc_workspace
 from playout.backgammon.moves import MAX_MOVES, new_workspace
-from playout.backgammon.net import invert, money_equity, terminal_probs
+from playout.backgammon.net import invert, terminal_probs
 from playout.backgammon.search import _R1, _R2, best_reply
 from playout.stats import wilson_interval
 from playout.jitcache import flush_stale_caches, siblings

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from playout.mcts.nbrng import randint
 
 STATE_SIZE = 5
 N_ACTIONS = 7

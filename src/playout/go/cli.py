@@ -118,7 +118,6 @@ def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds,
         raise UserError(str(exc)) from None
     pl = Player(table, playouts=playouts if playouts or seconds else 3000, seconds=seconds,
                 threads=threads, seed=seed, resign=0)
-    from playout.go.board import Board
 
     b = load_sgf(sgf_file, 0)
     for i, (c, p) in enumerate(final.moves):
