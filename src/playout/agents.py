@@ -148,14 +148,9 @@ class MCTSAgent:
         if self._solver is not None and self._solver.root_state == state:
             solver = self._solver
         else:
-            policy = None
-            if self.heuristic:
-                from playout.domains.reversi import HeuristicPolicy
-
-                policy = HeuristicPolicy()
             solver = make_solver(self.problem, self.solver, c=self.c, discount=self.discount,
                                  depth=self.depth, seed=seed, root_state=state,
-                                 max_tree_depth=self.max_tree_depth, rollout_policy=policy)
+                                 max_tree_depth=self.max_tree_depth, heuristic=self.heuristic)
         res = solver.run_tree_search(iterations=self.iterations, seconds=self.seconds)
         self._solver = solver
         return res.action

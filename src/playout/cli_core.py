@@ -88,15 +88,21 @@ def resolve_domain(spec: str, param_hint: str = "DOMAIN") -> Problem:
 
 
 def make_solver(problem: Problem, kind: str, *, c: float, discount: float, depth: int, seed: int | None,
-                root_state: Any = None, **extra: Any):
-    """A Python solver of the given kind for ``problem``."""
+                root_state: Any = None, heuristic: bool = False, **extra: Any):
+    """A Python solver of the given kind for ``problem``.
+
+    ``heuristic`` selects Reversi's weight-table simulation policy; ``extra`` goes
+    to the solver (``max_tree_depth``, ``trace``, ...).
+    """
     from playout.mcts import GenericSolver, StatefulSolver
 
     cls = StatefulSolver if kind == "stateful" else GenericSolver
-    policy = extra.pop("rollout_policy", None)
+    if heuristic:
+        from playout.domains.reversi import HeuristicPolicy
+
+        extra["rollout_policy"] = HeuristicPolicy()
     return cls(problem.mdp, exploration_constant=c, discount_factor=discount,
-               simulation_depth_limit=depth, seed=seed, root_state=root_state,
-               rollout_policy=policy, **extra)
+               simulation_depth_limit=depth, seed=seed, root_state=root_state, **extra)
 
 
 #: built-in domains whose transitions sample (the compiled kernel's tree is generic there)
@@ -129,13 +135,8 @@ def search(problem: Problem, state: Any, *, engine: str, solver: str, iterations
         if max_tree_depth:
             kw["max_tree_depth"] = max_tree_depth
         return compiled.search(problem.name, state, iterations, seconds=seconds, **kw)
-    policy = None
-    if heuristic:
-        from playout.domains.reversi import HeuristicPolicy
-
-        policy = HeuristicPolicy()
     s = make_solver(problem, solver, c=c, discount=discount, depth=depth, seed=seed,
-                    root_state=state, max_tree_depth=max_tree_depth, rollout_policy=policy)
+                    root_state=state, max_tree_depth=max_tree_depth, heuristic=heuristic)
     return s.run_tree_search(iterations=iterations, seconds=seconds)
 
 
