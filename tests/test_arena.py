@@ -108,3 +108,18 @@ def test_agent_with_tree_reuse_and_time_budget():
     assert kept > 0  # the subtree under our move and the reply survived
     agent.choose(s2, rng)
     assert agent._solver.root.visits > kept
+
+
+def test_heuristic_policy_reaches_the_python_solver():
+    import random
+
+    from playout.agents import make_agent
+    from playout.cli_core import resolve_domain
+    from playout.domains.reversi import HeuristicPolicy
+
+    problem = resolve_domain("reversi")
+    agent = make_agent("mcts:iterations=30,reuse=1,heuristic=table,solver=stateful", problem)
+    state = problem.mdp.initial_state()
+    action = agent.choose(state, random.Random(0))
+    assert action in problem.mdp.actions(state)
+    assert isinstance(agent._solver.rollout_policy, HeuristicPolicy)
