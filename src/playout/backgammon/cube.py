@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from numba import njit
 
 from playout.backgammon.board import is_race, pip_counts
 from playout.backgammon.evaluators import Evaluator, get_evaluator
@@ -63,23 +64,33 @@ def _wl(p):
     return win, float(W), float(L)
 
 
-def janowski(win: float, W: float, L: float, owner: str, x: float) -> float:
-    """Janowski's cubeful equity from P(win), average win/loss values W, L and efficiency x."""
+@njit(cache=True)
+def janowski_live(win, W, L, owner, x):
+    """Janowski's cubeful equity (cube value 1) as numbers, for kernels too.
+
+    ``owner``: 0 centred, 1 the side to act, 2 the opponent.  ``W``/``L``: average
+    value of a win/loss (gammons included); ``x``: cube efficiency.  Janowski,
+    "Take-points in money games" (1993): equity = x * live-cube + (1 - x) * dead-cube.
+    """
     dead = win * (W + L) - L
     tp = (L - 0.5) / (W + L + 0.5)
     cp = (L + 1.0) / (W + L + 0.5)
-    if owner == "player":
+    if owner == 1:
         live = -L + (1.0 + L) * win / cp if win < cp else 1.0
-    elif owner == "opponent":
+    elif owner == 2:
         live = -1.0 if win < tp else -1.0 + (W + 1.0) * (win - tp) / (1.0 - tp)
+    elif win < tp:
+        live = -L + (L - 1.0) * win / tp
+    elif win < cp:
+        live = -1.0 + 2.0 * (win - tp) / (cp - tp)
     else:
-        if win < tp:
-            live = -L + (L - 1.0) * win / tp
-        elif win < cp:
-            live = -1.0 + 2.0 * (win - tp) / (cp - tp)
-        else:
-            live = 1.0 + (W - 1.0) * (win - cp) / (1.0 - cp)
+        live = 1.0 + (W - 1.0) * (win - cp) / (1.0 - cp)
     return x * live + (1.0 - x) * dead
+
+
+def janowski(win: float, W: float, L: float, owner: str, x: float) -> float:
+    """Janowski's cubeful equity from P(win), average win/loss values W, L and efficiency x."""
+    return float(janowski_live(win, W, L, OWNERS.index(owner), x))
 
 
 def cubeful_equity(p, owner: str, x: float, *, jacoby: bool = False) -> float:

@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from playout.backgammon.board import flip, game_result, is_race
+from playout.backgammon.cube import janowski_live
 from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
 from playout.backgammon.incremental import best_plays
 from playout.backgammon.incremental import new_workspace as new_inc_workspace
@@ -422,7 +423,7 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
 
 @njit(cache=True)
 def _janowski_nb(p, owner, x, jacoby):
-    """Janowski cubeful equity (numba twin of :func:`playout.backgammon.cube.janowski`).
+    """Janowski cubeful equity of probabilities ``p`` (:func:`playout.backgammon.cube.janowski_live`).
 
     owner: 0 centred, 1 the side to act, 2 the opponent.
     """
@@ -432,21 +433,7 @@ def _janowski_nb(p, owner, x, jacoby):
     if jacoby and owner == 0:
         W = 1.0
         L = 1.0
-    dead = win * (W + L) - L
-    tp = (L - 0.5) / (W + L + 0.5)
-    cp = (L + 1.0) / (W + L + 0.5)
-    if owner == 1:
-        live = -L + (1.0 + L) * win / cp if win < cp else 1.0
-    elif owner == 2:
-        live = -1.0 if win < tp else -1.0 + (W + 1.0) * (win - tp) / (1.0 - tp)
-    else:
-        if win < tp:
-            live = -L + (L - 1.0) * win / tp
-        elif win < cp:
-            live = -1.0 + 2.0 * (win - tp) / (cp - tp)
-        else:
-            live = 1.0 + (W - 1.0) * (win - cp) / (1.0 - cp)
-    return x * live + (1.0 - x) * dead
+    return janowski_live(win, W, L, owner, x)
 
 
 @njit(cache=True)
@@ -555,4 +542,4 @@ def rollout_cubeful(board, *, cube_owner: str = "centered", evaluator: str = "ne
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "search.py", "incremental.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "search.py", "incremental.py", "cube.py"))
