@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from playout.jitcache import flush_stale_caches, siblings
 from playout.go.board import (
     BLACK,
     COLOR,
@@ -567,3 +568,7 @@ class Player:
                 b.S[COLOR, p] = EMPTY
             _rebuild_strings(b.S)
         return b.score()
+
+
+# numba re-validates a cached kernel only against its own file (see playout.jitcache).
+flush_stale_caches(globals(), siblings(__file__, "board.py", "playout.py"))

@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from playout.jitcache import flush_stale_caches, siblings
 from playout.go.board import (
     BLACK,
     BORDER,
@@ -812,3 +813,7 @@ def run_many(S0, B, T, n_playouts, max_moves, seed):
 def playouts_from(state: PlayoutState, n: int, seed: int = 1, max_moves: int = 600):
     """Run ``n`` playouts from copies of ``state``; return (Black wins at komi 0, total moves)."""
     return run_many(state.S, state.B, state.table.T, n, int(state.S[META, M_MOVES]) + max_moves, seed)
+
+
+# numba re-validates a cached kernel only against its own file (see playout.jitcache).
+flush_stale_caches(globals(), siblings(__file__, "board.py"))
