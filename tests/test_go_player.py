@@ -175,7 +175,7 @@ def test_pass_is_not_tried_first_at_a_new_node():
     st = PlayoutState(b, table)
     tree = Tree(20000)
     owner = np.zeros(b.S.shape[1], np.int64)
-    search(tree.NI, tree.NF, tree.tm, st.S, st.B, table.T, 60, 7.0, np.zeros(0, np.int64),
+    search(tree.NI, tree.NF, tree.tm, tree.HT, st.S, st.B, table.T, 60, 7.0, np.zeros(0, np.int64),
            owner, 400, 2, 5)
     kids = tree.children()
     assert len(kids) == 82  # 81 points and pass
@@ -211,13 +211,13 @@ def test_two_passes_in_the_tree_remove_dead_stones():
     tree = Tree(20000)
     owner = np.zeros(b.S.shape[1], np.int64)
     args = (np.zeros(0, np.int64), owner, 400, 0)
-    search(tree.NI, tree.NF, tree.tm, st.S, st.B, table.T, 1, 2.5, *args, 1)
+    search(tree.NI, tree.NF, tree.tm, tree.HT, st.S, st.B, table.T, 1, 2.5, *args, 1)
     first, n = tree.NI[FIRST, 0], tree.NI[NCH, 0]
     assert n == 7 * 7 - 7 * 2 - 1 + 1  # every empty point (no eye yet) and pass
     for ch in range(first, first + n):  # leave Black only the pass
         if tree.NI[MOVE, ch] != PASS:
             tree.NI[BANNED, ch] = 1
-    search(tree.NI, tree.NF, tree.tm, st.S, st.B, table.T, 400, 2.5, *args, 2)
+    search(tree.NI, tree.NF, tree.tm, tree.HT, st.S, st.B, table.T, 400, 2.5, *args, 2)
     (mv, visits, rate, _), = [c for c in tree.children() if not c[3]]
     assert mv == PASS and visits == 400
     assert rate > 0.55  # was 0: the stones as they stand, open territory counted for nobody

@@ -20,7 +20,31 @@ Positional superko is enforced in the tree: a child whose position repeats one o
 record or of the path is banned (and the simulation discarded).  Simple ko and suicide are
 respected by construction (children are legal moves).  The tree is kept between moves: after
 our move and the opponent's reply the matching grandchild becomes the root (when both were
-expanded).  Transpositions are *not* merged (each path has its own node).
+expanded).
+
+Transpositions (on by default; ``Player(transpositions=False)`` / ``--no-transpositions`` turns
+them off): the tree is a DAG.  Every record of the node arrays is an *edge* (the move from its
+parent position, with that edge's own statistics) that also owns the child *position* once the
+position is expanded.  When a leaf record is due for expansion and its position is already
+expanded elsewhere in the tree, the record is linked (``NI[LINK]``) to that owner instead of
+being expanded, and every later walk through it continues in the owner's children.  Positions
+are found through an open-addressing hash table (``Tree.HT``, linear probing) keyed by the
+64-bit Zobrist hash including the side to move (``S[META, M_HASH]``), with the simple-ko point
+and "the previous move was a pass" XORed in (both change the legal moves or the end of the game
+for the same stones), and the key is stored in the owner (``NI[KEY]``) and compared on every hit.
+
+Statistics follow "UCT1" of Childs, Brodeur & Kocsis (2008, "Transpositions and move groups in
+Monte Carlo tree search", IEEE CIG): the win rate, visits and AMAF values of a move stay on its
+edge, the children of a position (and so their edge statistics) are shared by every path into
+it, and the parent count in the exploration term is the position's own count ``NF[NVISITS]``
+(all walks through the position, whatever edge they came by).  A simulation is backed up along
+the path actually walked only (no propagation to other parents), as in that paper and in the
+UCD framework of Saffidine, Cazenave & Méhat (2012) with depth-1 updates.  A walk never enters
+the same position twice (a link into a position already on the path ends the descent there).
+Superko bans stay on the shared child edges: a child banned for repeating a position of one
+path is banned for every path into its parent (the graph-history interaction; rare, and on the
+safe side -- it can only hide a move, never allow an illegal one).  With transpositions off
+(or before any link) the search is exactly the plain tree search.
 
 Final move: most-visited root child.  Resign when its win rate is below ``resign`` after at least
 ``min_resign_playouts``; pass when pass is the most-visited child, or when the opponent has just
@@ -53,6 +77,8 @@ from playout.go.board import (
     PASS,
     VAL,
     WHITE,
+    M_KO,
+    MAX_SIZE,
     ZOB_WHITE_TO_MOVE,
     Board,
     point_to_gtp,
@@ -67,11 +93,27 @@ from playout.go.playout import (
     run_playout,
 )
 
-# node rows
-FIRST, NCH, MOVE, MOVER, BANNED = 0, 1, 2, 3, 4
-WINS, VISITS, AWINS, AVISITS = 0, 1, 2, 3
-# tree meta
-T_NEXT, T_ROOT = 0, 1
+# node rows (NI: int64, NF: float64); a record is an edge (MOVE by MOVER, its statistics) and
+# the position it leads to: FIRST/NCH its children block, LINK the record owning that position
+# (itself unless merged with a transposition), KEY the owner's transposition-table key.
+FIRST, NCH, MOVE, MOVER, BANNED, LINK, KEY = 0, 1, 2, 3, 4, 5, 6
+NI_ROWS = 7
+# NVISITS: simulations through the position this record owns (any incoming edge); it is the
+# parent count N of the exploration term and equals VISITS when nothing links to the record
+WINS, VISITS, AWINS, AVISITS, NVISITS = 0, 1, 2, 3, 4
+NF_ROWS = 5
+# tree meta: next free record, root record, table entries, records linked to a transposition
+T_NEXT, T_ROOT, T_HCOUNT, T_MERGED = 0, 1, 2, 3
+#: the transposition table stops taking new positions at this load factor (lookups go on)
+HT_MAX_LOAD = 0.7
+
+#: keys XORed into the Zobrist hash for the simple-ko point (0: no ko) and for "the previous
+#: move was a pass" (one more pass ends the game), fixed seed so that keys are reproducible
+KO_KEYS = np.random.default_rng(20250611).integers(
+    1, 2**63 - 1, size=(MAX_SIZE + 2) ** 2 + 1, dtype=np.int64
+)
+KO_KEYS[0] = 0
+PASSED_KEY = np.int64(0x6A09E667F3BCC909)
 
 RAVE_K = 1000.0
 PRIOR_N = 20.0
@@ -98,7 +140,7 @@ def black_result(score):
 def _select(NI, NF, node, rave_k):
     first = NI[FIRST, node]
     nch = NI[NCH, node]
-    parent_n = NF[VISITS, node]
+    parent_n = NF[NVISITS, node]
     lg = math.log(parent_n + 1.0)
     best = -1
     best_v = -1e300
@@ -151,6 +193,8 @@ def _expand(NI, NF, tm, node, S, T, cap):
                 NI[MOVE, k] = p
                 NI[MOVER, k] = c
                 NI[BANNED, k] = 0
+                NI[LINK, k] = k
+                NI[KEY, k] = 0
                 NF[:, k] = 0.0
                 rate = 0.5
                 if lvmax > 0:
@@ -169,6 +213,8 @@ def _expand(NI, NF, tm, node, S, T, cap):
     NI[MOVE, k] = PASS
     NI[MOVER, k] = c
     NI[BANNED, k] = 0
+    NI[LINK, k] = k
+    NI[KEY, k] = 0
     NF[:, k] = 0.0
     # pass gets a low prior instead of first-play urgency: with FPU it was tried first at
     # every new node, wasting a simulation there and mixing pass lines into young nodes
@@ -182,6 +228,58 @@ def _expand(NI, NF, tm, node, S, T, cap):
 
 
 @njit(cache=True, nogil=True)
+def tt_key(S):
+    """Transposition-table key of the position in ``S``: the Zobrist hash of the stones and the
+    side to move (``S[META, M_HASH]``), XOR the simple-ko point's key and, when the last move
+    was a pass, ``PASSED_KEY``.  Equal keys mean equal positions up to 64-bit collisions."""
+    k = S[META, M_HASH] ^ KO_KEYS[S[META, M_KO]]
+    if S[META, M_PASSES] > 0:
+        k ^= PASSED_KEY
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _ht_slot(key, size):
+    h = key ^ (key >> 29)
+    return h % size if h >= 0 else (-(h + 1)) % size
+
+
+@njit(cache=True, nogil=True)
+def tt_lookup(HT, NI, key):
+    """Record owning the position ``key`` (verified against ``NI[KEY]``), or -1."""
+    size = HT.shape[0]
+    i = _ht_slot(key, size)
+    for _ in range(size):
+        e = HT[i]
+        if e == 0:
+            return -1
+        if NI[KEY, e - 1] == key:
+            return e - 1
+        i += 1
+        if i == size:
+            i = 0
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def tt_insert(HT, NI, tm, key, node):
+    """Enter ``node`` as the owner of position ``key`` (stores the key in ``NI[KEY, node]``).
+    Returns False, leaving the table unchanged, when it is at ``HT_MAX_LOAD``."""
+    size = HT.shape[0]
+    if tm[T_HCOUNT] + 1 > HT_MAX_LOAD * size:
+        return False
+    NI[KEY, node] = key
+    i = _ht_slot(key, size)
+    while HT[i] != 0:
+        i += 1
+        if i == size:
+            i = 0
+    HT[i] = node + 1
+    tm[T_HCOUNT] += 1
+    return True
+
+
+@njit(cache=True, nogil=True)
 def _position_hash(S):
     h = S[META, M_HASH]
     if S[META, M_TOMOVE] == WHITE:
@@ -190,12 +288,14 @@ def _position_hash(S):
 
 
 @njit(cache=True, nogil=True)
-def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
-           rave_k=RAVE_K):
+def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
+           rave_k=RAVE_K, transpositions=True):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
-    ``hist``: sorted stones-only hashes of the game record (superko).  ``owner[p]`` accumulates
-    +1 when Black owns ``p`` at the end of a playout, -1 for White.  Returns simulations done.
+    ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted
+    stones-only hashes of the game record (superko).  ``owner[p]`` accumulates +1 when Black
+    owns ``p`` at the end of a playout, -1 for White.  ``transpositions``: merge positions
+    reached by different move orders (see the module docstring).  Returns simulations done.
     """
     if seed >= 0:
         np.random.seed(seed)
@@ -206,6 +306,7 @@ def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_af
     W = S[META, M_W]
     path = np.zeros(1024, np.int64)
     phash = np.zeros(1024, np.int64)
+    pown = np.zeros(1024, np.int64)
     tree_moves = np.zeros(1024, np.int64)
     movebuf = np.zeros(max_moves + 8, np.int64)
     amc = np.zeros(size, np.int64)
@@ -218,17 +319,45 @@ def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_af
         node = root
         depth = 0
         path[0] = root
+        pown[0] = NI[LINK, root]
         ok = True
         while True:
-            if NI[FIRST, node] < 0:
+            pos = NI[LINK, node]  # the record owning this position
+            if pos != node:
+                seen = False  # guard: a walk must not enter a position twice
+                for d in range(depth):
+                    if pown[d] == pos:
+                        seen = True
+                if seen:
+                    pown[depth] = -1  # back up this edge only, not the position again
+                    break
+            elif NI[FIRST, node] < 0:
                 if NF[VISITS, node] >= expand_after and S[META, M_PASSES] < 2 and depth < 1000:
-                    if not _expand(NI, NF, tm, node, S, T, cap):
+                    key = 0
+                    other = -1
+                    if transpositions:
+                        key = tt_key(S)
+                        other = tt_lookup(HT, NI, key)
+                        for d in range(depth):
+                            if pown[d] == other:
+                                other = -2  # on this path: not a transposition, stop here
+                    if other == -2:
                         break
+                    if other >= 0:
+                        NI[LINK, node] = other
+                        tm[T_MERGED] += 1
+                        pos = other
+                    else:
+                        if not _expand(NI, NF, tm, node, S, T, cap):
+                            break
+                        if transpositions:
+                            tt_insert(HT, NI, tm, key, node)
                 else:
                     break
-            if NI[NCH, node] == 0:
+            pown[depth] = pos
+            if NI[NCH, pos] == 0:
                 break
-            ch = _select(NI, NF, node, rave_k)
+            ch = _select(NI, NF, pos, rave_k)
             if ch < 0:
                 break
             p = NI[MOVE, ch]
@@ -249,6 +378,7 @@ def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_af
                     break
             depth += 1
             path[depth] = ch
+            pown[depth] = NI[LINK, ch]
             phash[depth] = h
             tree_moves[depth] = p
             node = ch
@@ -294,12 +424,16 @@ def search(NI, NF, tm, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_af
                 amc[-m] = WHITE
         for d in range(depth, -1, -1):
             nd = path[d]
+            pos = pown[d]
             NF[VISITS, nd] += 1.0
             if d > 0:
                 NF[WINS, nd] += bw if NI[MOVER, nd] == BLACK else 1.0 - bw
-            first = NI[FIRST, nd]
+            first = -1
+            if pos >= 0:
+                NF[NVISITS, pos] += 1.0
+                first = NI[FIRST, pos]
             if first >= 0:
-                for ch in range(first, first + NI[NCH, nd]):
+                for ch in range(first, first + NI[NCH, pos]):
                     p = NI[MOVE, ch]
                     if p != PASS and amst[p] == stamp and amc[p] == NI[MOVER, ch]:
                         NF[AVISITS, ch] += 1.0
@@ -326,21 +460,31 @@ class MoveInfo:
 
 
 class Tree:
-    """Preallocated node arrays (``capacity`` nodes) of one search tree."""
+    """Preallocated node arrays (``capacity`` records) of one search tree (a DAG with
+    transpositions): ``NI`` (7, capacity) int64, ``NF`` (5, capacity) float64, ``tm`` meta, and
+    ``HT`` the transposition table, ``capacity // 2`` slots (at least 64) holding an owner
+    record + 1 (0 = empty).  Expanded positions number at most about ``capacity / 2`` (every
+    expansion adds a move and the pass), and the table stops taking new ones at
+    ``HT_MAX_LOAD``; it is cleared by :meth:`reset` only, so it survives :meth:`descend`."""
 
     def __init__(self, capacity: int):
-        self.NI = np.zeros((5, capacity), np.int64)
-        self.NF = np.zeros((4, capacity), np.float64)
+        self.NI = np.zeros((NI_ROWS, capacity), np.int64)
+        self.NF = np.zeros((NF_ROWS, capacity), np.float64)
         self.tm = np.zeros(4, np.int64)
+        self.HT = np.zeros(max(64, capacity // 2), np.int64)
         self.reset()
 
     def reset(self) -> None:
+        self.tm[:] = 0
         self.tm[T_ROOT] = 0
         self.tm[T_NEXT] = 1
         self.NI[FIRST, 0] = -1
         self.NI[NCH, 0] = 0
         self.NI[BANNED, 0] = 0
+        self.NI[LINK, 0] = 0
+        self.NI[KEY, 0] = 0
         self.NF[:, 0] = 0.0
+        self.HT[:] = 0
         self.moves: list | None = None  # game moves at the root (None: no valid root)
         self.to_move = 0
 
@@ -348,9 +492,18 @@ class Tree:
     def root(self) -> int:
         return int(self.tm[T_ROOT])
 
+    @property
+    def merged(self) -> int:
+        """Records linked to a transposition (an existing position) since the last reset."""
+        return int(self.tm[T_MERGED])
+
+    def position(self, node: int) -> int:
+        """The record owning ``node``'s position (``node`` itself unless merged)."""
+        return int(self.NI[LINK, node])
+
     def children(self, node: int | None = None) -> list[tuple[int, float, float, bool]]:
         """(move, visits, win rate, banned) of ``node``'s children (root by default)."""
-        node = self.root if node is None else node
+        node = self.position(self.root if node is None else node)
         first, n = int(self.NI[FIRST, node]), int(self.NI[NCH, node])
         out = []
         for ch in range(first, first + n) if first >= 0 else []:
@@ -363,10 +516,11 @@ class Tree:
         """Make the node reached by ``moves`` (points) from the root the new root, if present."""
         node = self.root
         for p in moves:
-            first = int(self.NI[FIRST, node])
+            pos = self.position(node)
+            first = int(self.NI[FIRST, pos])
             if first < 0:
                 return False
-            for ch in range(first, first + int(self.NI[NCH, node])):
+            for ch in range(first, first + int(self.NI[NCH, pos])):
                 if self.NI[MOVE, ch] == p:
                     node = ch
                     break
@@ -388,12 +542,13 @@ class Player:
         resign: resign below this win rate (0 disables).
         rave_k: RAVE equivalence parameter (0: plain UCT, AMAF statistics unused).
         seed: base RNG seed (each search chunk derives its own).
+        transpositions: merge positions reached by different move orders (module docstring).
     """
 
     def __init__(self, table: Table | None = None, playouts: int | None = 10000,
                  seconds: float | None = None, threads: int = 1, resign: float = 0.08,
                  seed: int = 1, capacity: int | None = None, expand_after: int = 2,
-                 reuse: bool = True, rave_k: float = RAVE_K):
+                 reuse: bool = True, rave_k: float = RAVE_K, transpositions: bool = True):
         self.table = table or load_table("mc_mogo_classic")
         self.playouts = playouts
         self.seconds = seconds
@@ -402,6 +557,7 @@ class Player:
         self.seed = seed
         self.expand_after = expand_after
         self.rave_k = float(rave_k)
+        self.transpositions = bool(transpositions)
         self.reuse = reuse
         self.capacity = capacity or 1_500_000 // self.threads
         self.trees = [Tree(self.capacity) for _ in range(self.threads)]
@@ -477,10 +633,10 @@ class Player:
                     break
                 n = chunk if target is None else min(chunk, -(-target // len(self.trees)) - done[i])
                 self._calls += 1
-                got = search(tree.NI, tree.NF, tree.tm, state.S, state.B.copy(), self.table.T,
-                             n, komi, hist, owners[i], max_moves, self.expand_after,
+                got = search(tree.NI, tree.NF, tree.tm, tree.HT, state.S, state.B.copy(),
+                             self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,
                              (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
-                             self.rave_k)
+                             self.rave_k, self.transpositions)
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
@@ -543,7 +699,8 @@ class Player:
             self.owner = np.zeros(board.S.shape[1], np.int64)
             tree = Tree(1000)
             tree.reset()
-            search(tree.NI, tree.NF, tree.tm, st.S, st.B, self.table.T, playouts, float(board.komi),
+            search(tree.NI, tree.NF, tree.tm, tree.HT, st.S, st.B, self.table.T, playouts,
+                   float(board.komi),
                    np.zeros(0, np.int64), self.owner, int(board.meta[M_MOVES]) + 3 * board.size ** 2,
                    10**9, self.seed)
             self.owner_n = playouts
