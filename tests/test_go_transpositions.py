@@ -246,3 +246,25 @@ def _kids(tree):
     pos = tree.position(tree.root)
     first = int(tree.NI[FIRST, pos])
     return [(first + i, c) for i, c in enumerate(tree.children())]
+
+
+def test_gtp_no_transpositions_option(monkeypatch):
+    from click.testing import CliRunner
+
+    from playout.go.cli import go
+    from playout.go.gtp import GtpEngine
+
+    made = []
+    init = GtpEngine.__init__
+
+    def spy(self, *args, **kw):
+        init(self, *args, **kw)
+        made.append(self)
+
+    monkeypatch.setattr(GtpEngine, "__init__", spy)
+    for flag, on in (("--no-transpositions", False), ("--transpositions", True)):
+        r = CliRunner().invoke(go, ["gtp", flag, "--playouts", "50"],
+                               input="boardsize 5\ngenmove b\nquit\n")
+        assert r.exit_code == 0 and r.output.count("=") == 3, r.output
+        assert made[-1].player.transpositions is on
+        assert (made[-1].player.trees[0].merged == 0) or on

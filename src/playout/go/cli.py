@@ -84,15 +84,18 @@ def go() -> None:
 @click.option("--verbose", is_flag=True, help="Print each genmove's analysis on stderr.")
 @click.option("--rave-k", type=click.FloatRange(0), default=1000.0, show_default=True,
               help="RAVE equivalence parameter; 0 = plain UCT.")
+@click.option("--transpositions/--no-transpositions", default=True, show_default=True,
+              help="Merge positions reached by different move orders (the tree becomes a DAG).")
 @engine_options
-def gtp(boardsize, komi, resign, verbose, rave_k, mc_patterns, mc_load_patterns, playouts,
-        seconds, threads, seed) -> None:
+def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, mc_patterns, mc_load_patterns,
+        playouts, seconds, threads, seed) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from playout.go.gtp import GtpEngine
 
     table = _table(mc_patterns, mc_load_patterns)
     eng = GtpEngine(boardsize, komi, table, playouts=playouts if playouts or seconds else 10000,
-                    seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k)
+                    seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k,
+                    transpositions=transpositions)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     eng.serve()

@@ -49,10 +49,11 @@ class GtpEngine:
 
     def __init__(self, size: int = 9, komi: float = 7.0, table: Table | None = None,
                  playouts: int | None = 10000, seconds: float | None = None, threads: int = 1,
-                 seed: int = 1, resign: float = 0.08, rave_k: float = 1000.0):
+                 seed: int = 1, resign: float = 0.08, rave_k: float = 1000.0,
+                 transpositions: bool = True):
         self.player = Player(table or load_table("mc_mogo_classic"), playouts=playouts,
                              seconds=seconds, threads=threads, seed=seed, resign=resign,
-                             rave_k=rave_k)
+                             rave_k=rave_k, transpositions=transpositions)
         self.size = size
         self.komi = komi
         self.board = Board(size, komi)
