@@ -10,6 +10,7 @@ from playout.backgammon.evaluators import NeuralNet, eval_after_move
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.incremental import best_plays, new_workspace
 from playout.backgammon.moves import MAX_MOVES, legal_moves
+from playout.backgammon.net import N_BASE_INPUTS, N_INPUTS
 from playout.backgammon.moves import new_workspace as moves_workspace
 from playout.backgammon.rollout import rollout_trials, rollout_trials_reference
 from playout.backgammon.search import _R1, _R2, best_reply
@@ -34,15 +35,24 @@ def _random_positions(n_games: int, seed: int) -> list[np.ndarray]:
     return out
 
 
-def test_incremental_evaluation_equals_full_evaluation():
-    net = NeuralNet()
+def _net_with_shot_weights() -> NeuralNet:
+    """The shipped net with random weights on the four shot inputs (exercises their leaf update)."""
+    base = NeuralNet()
+    W1 = base.W1.copy()
+    W1[:, N_BASE_INPUTS:, :] = np.random.default_rng(5).normal(0, 0.5, size=W1[:, N_BASE_INPUTS:, :].shape)
+    return NeuralNet.from_arrays(W1, base.b1, base.W2, base.b2, name="shots")
+
+
+@pytest.mark.parametrize("which", ["shipped", "shot-weights"])
+def test_incremental_evaluation_equals_full_evaluation(which):
+    net = NeuralNet() if which == "shipped" else _net_with_shot_weights()
     args = net.kernel_args()
     ws = new_workspace(net.W2)
     boards_c, probs_c, count = ws[5], ws[6], ws[8]
     rows = np.zeros(21, dtype=np.int64)
     moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
     mws = moves_workspace()
-    x, h, o, oi, ref = np.zeros(202), np.zeros(net.hidden), np.zeros(5), np.zeros(5), np.zeros(5)
+    x, h, o, oi, ref = np.zeros(N_INPUTS), np.zeros(net.hidden), np.zeros(5), np.zeros(5), np.zeros(5)
     positions = [board_from_position_id(p) for p in IDS[::60]] + _random_positions(6, seed=3)[::3]
     leaves = races = hits = ends = 0
     for b in positions:

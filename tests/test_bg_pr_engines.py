@@ -67,7 +67,18 @@ def test_parse_spec(text, kind, ply):
     assert (s.kind, s.ply) == (kind, ply)
 
 
-@pytest.mark.parametrize("text", ["xg:ply=1", "gnubg:ply=x", "bgsage:ply", "bgsage:ply=0", "gnubg:depth=2"])
+def test_ours_with_a_weights_file(tmp_path):
+    from playout.backgammon.evaluators import DEFAULT_NET
+
+    s = E.parse_spec(f"ours:ply=1,weights={DEFAULT_NET}")
+    assert s.weights == str(DEFAULT_NET) and s.label == f"ours 1-ply {DEFAULT_NET.stem}"
+    e = E.make_engine(s)
+    start = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
+    assert len(e.choose_checker(start, (3, 1))) == 26
+
+
+@pytest.mark.parametrize("text", ["xg:ply=1", "gnubg:ply=x", "bgsage:ply", "bgsage:ply=0", "gnubg:depth=2",
+                                  "ours:ply=1,weights=/nonexistent/net.npz"])
 def test_bad_spec_is_a_clear_error(text):
     with pytest.raises(E.EngineError, match="engine spec"):
         E.parse_spec(text)

@@ -10,7 +10,7 @@ An :class:`Engine` answers the two questions a benchmark asks, always from the s
 
 Specs (``playout bg pr --engine SPEC``): ``gnubg:ply=0``, ``gnubg:ply=2`` (gnubg numbering,
 0 = raw net), ``bgsage:ply=1``, ``bgsage:ply=2``, ``bgsage:ply=3`` (XG numbering, 1 = raw net),
-``ours:ply=1|2|3[,eval=net|pubeval]`` (XG numbering), ``pubeval``.  Either numbering is accepted
+``ours:ply=1|2|3[,eval=net|pubeval][,weights=NET.npz]`` (XG numbering), ``pubeval``.  Either numbering is accepted
 with ``xgply=N`` (XG) or ``gnubgply=N`` (gnubg), e.g. ``gnubg:xgply=1`` is ``gnubg:ply=0``.
 
 Side conventions were checked against the peers: gnubg's board is ``(opponent, on roll)``,
@@ -21,6 +21,7 @@ position IDs of reference set A (``tests/test_bg_pr_engines.py``).
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -202,7 +203,7 @@ class OursEngine:
     """Our engine: ``search.choose_move`` and ``cube.cube_action`` at ``ply`` (XG numbering)
     with the ``NeuralNet`` (``eval="net"``) or ``PubEval`` (``eval="pubeval"``) evaluator."""
 
-    def __init__(self, ply: int = 1, evaluator: str = "net"):
+    def __init__(self, ply: int = 1, evaluator: str = "net", weights: str | None = None):
         try:
             search = importlib.import_module("playout.backgammon.search")
             cube = importlib.import_module("playout.backgammon.cube")
@@ -213,7 +214,7 @@ class OursEngine:
         if cls is None or not hasattr(evaluators, cls):
             raise EngineError(f"unknown evaluator {evaluator!r} (net or pubeval)")
         try:
-            self._ev = getattr(evaluators, cls)()
+            self._ev = getattr(evaluators, cls)(weights) if weights else getattr(evaluators, cls)()
         except Exception as exc:  # e.g. missing weights
             raise EngineError(f"cannot build {cls}: {exc}") from None
         self._search, self._cube = search, cube
@@ -243,6 +244,7 @@ class Spec:
     kind: str
     ply: int
     evaluator: str = "net"
+    weights: str | None = None
 
     @property
     def label(self) -> str:
@@ -251,7 +253,8 @@ class Spec:
         if self.kind == "pubeval":
             return "pubeval"
         if self.kind == "ours":
-            return f"ours {self.ply}-ply" + ("" if self.evaluator == "net" else f" {self.evaluator}")
+            return (f"ours {self.ply}-ply" + ("" if self.evaluator == "net" else f" {self.evaluator}")
+                    + (f" {Path(self.weights).stem}" if self.weights else ""))
         return f"{self.kind} {self.ply}-ply"
 
 
@@ -279,11 +282,14 @@ def parse_spec(text: str) -> Spec:
     except ValueError:
         raise EngineError(f"engine spec {text!r}: ply must be an integer") from None
     evaluator = opts.pop("eval", "pubeval" if kind == "pubeval" else "net")
+    weights = opts.pop("weights", None) if kind == "ours" else None
+    if weights is not None and not Path(weights).is_file():
+        raise EngineError(f"engine spec {text!r}: weights file {weights!r} not found")
     if opts:
         raise EngineError(f"engine spec {text!r}: unknown option(s) {', '.join(sorted(opts))}")
     if ply < (0 if gnubg_numbering else 1):
         raise EngineError(f"engine spec {text!r}: ply {ply} is below the raw net")
-    return Spec(kind, ply, evaluator)
+    return Spec(kind, ply, evaluator, weights)
 
 
 def make_engine(spec: str | Spec) -> Engine:
@@ -296,7 +302,7 @@ def make_engine(spec: str | Spec) -> Engine:
     elif s.kind == "pubeval":
         e = OursEngine(s.ply, "pubeval")
     else:
-        e = OursEngine(s.ply, s.evaluator)
+        e = OursEngine(s.ply, s.evaluator, s.weights)
     e.name = s.label
     return e
 

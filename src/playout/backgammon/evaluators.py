@@ -294,4 +294,4 @@ def get_evaluator(name: str | None = None) -> Evaluator:
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "net.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "net.py", "features.py"))

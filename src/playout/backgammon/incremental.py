@@ -37,7 +37,8 @@ from numba import njit
 from playout.backgammon.board import is_race
 from playout.backgammon.evaluators import eval_after_move
 from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
-from playout.backgammon.net import _sigmoid, encode_flipped, invert, money_equity, sanitize
+from playout.backgammon.features import shot_inputs
+from playout.backgammon.net import N_BASE_INPUTS, N_INPUTS, _sigmoid, encode_flipped, invert, money_equity, sanitize
 from playout.jitcache import flush_stale_caches, siblings
 
 #: Distinct boards one half-move's cache holds (21 rolls; far more than ever seen).
@@ -61,14 +62,16 @@ def new_workspace(W2):
     """Work arrays for :func:`best_plays` with output weights ``W2[2, H, 5]`` (reusable).
 
     ``(acc[5, H], st[5, 2], ctx[4], table[16384], hashes[R], boards[R, 26],
-    probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[202], rec[5, 5], W2T)``:
+    probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[N_INPUTS], rec[5, 5], W2T, fb[4],
+    fw[78])``:
     accumulators and integer state (checkers off, made-points bitmask) per
     depth, the base's net / hand features / opponent's rearmost point, the
     half-move cache (``R = CACHE_CAP + 23``; the rows past ``CACHE_CAP`` are
     scratch rows, used only if the cache ever fills), scratch vectors, and per
     depth the step taken (source, die, count on the source and on the
     destination before it, whether that depth's accumulator is up to date), and
-    ``W2T[2, 5, H]`` (``W2`` transposed, contiguous).
+    ``W2T[2, 5, H]`` (``W2`` transposed, contiguous; :func:`refresh_workspace` after
+    the weights change), the base board's shot inputs and their scratch array.
     """
     H = W2.shape[1]
     W2T = np.empty((2, 5, H))
@@ -79,8 +82,18 @@ def new_workspace(W2):
     return (np.zeros((5, H)), np.zeros((5, 2), dtype=np.int64), np.zeros(4, dtype=np.int64),
             np.full(_TSIZE, -1, dtype=np.int32), np.zeros(_ROWS, dtype=np.uint64),
             np.zeros((_ROWS, 26), dtype=np.int8), np.zeros((_ROWS, 5)), np.zeros(_ROWS),
-            np.zeros(1, dtype=np.int64), np.zeros(H), np.zeros(5), np.zeros(202),
-            np.zeros((5, 5), dtype=np.int64), W2T)
+            np.zeros(1, dtype=np.int64), np.zeros(H), np.zeros(5), np.zeros(N_INPUTS),
+            np.zeros((5, 5), dtype=np.int64), W2T, np.zeros(4), np.zeros(78, dtype=np.int64))
+
+
+@njit(cache=True)
+def refresh_workspace(ws, W2):
+    """Copy output weights ``W2`` into the workspace's transposed copy (after training steps)."""
+    W2T = ws[13]
+    for m in range(2):
+        for k in range(5):
+            for j in range(W2.shape[1]):
+                W2T[m, k, j] = W2[m, j, k]
 
 
 @njit(cache=True, fastmath=True, inline="always")
@@ -169,15 +182,28 @@ def _home_run(made):
 
 
 @njit(cache=True, fastmath=True)
-def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j):
-    """``probs[j]`` = the mover's five probabilities from accumulator ``acc[lv]``."""
+def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, fw, x):
+    """``probs[j]`` = the mover's five probabilities from accumulator ``acc[lv]``.
+
+    The non-linear inputs are settled here from the leaf board ``w``: home points and
+    prime from the made-points bitmask, the shot inputs from ``w`` (``fb`` = the base's).
+    """
     net = ctx[0]
     home, run = _home_run(made)
     dh = (home - ctx[1]) / 6.0
     dr = (run - ctx[2]) / 6.0
     H = acc.shape[1]
     for k in range(H):
-        hid[k] = _sigmoid(acc[lv, k] + dh * W1[net, _MY_HOME, k] + dr * W1[net, _MY_RUN, k])
+        hid[k] = acc[lv, k] + dh * W1[net, _MY_HOME, k] + dr * W1[net, _MY_RUN, k]
+    if W1.shape[1] > N_BASE_INPUTS:
+        shot_inputs(w, x, N_BASE_INPUTS, True, fw)
+        for i in range(4):
+            d = x[N_BASE_INPUTS + i] - fb[i]
+            if d != 0.0:
+                for k in range(H):
+                    hid[k] += d * W1[net, N_BASE_INPUTS + i, k]
+    for k in range(H):
+        hid[k] = _sigmoid(hid[k])
     for k in range(5):
         s = 0.0
         for i in range(H):
@@ -220,7 +246,7 @@ def _probe(w, z, table, hashes, boards):
 
 @njit(cache=True)
 def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
-              probs, eqs, counts, hid, raw, x):
+              probs, eqs, counts, hid, raw, x, fb, fw):
     """Evaluate post-move board ``w`` (depth ``lv``, not in the cache) and store it; its row."""
     n = counts[0]
     if n >= CACHE_CAP:
@@ -242,7 +268,7 @@ def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
         for k in range(5):
             probs[j, k] = raw[k]
     else:
-        _eval_leaf(acc, lv, st[lv, 1], ctx, W1, W2T, b2, hid, raw, probs, j)
+        _eval_leaf(acc, lv, st[lv, 1], ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, fw, x)
     eqs[j] = money_equity(probs[j])
     return j
 
@@ -265,7 +291,7 @@ def _keep(j, best, bi, boards, probs, eqs):
 
 @njit(cache=True)
 def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
-               probs, eqs, counts, hid, raw, x):
+               probs, eqs, counts, hid, raw, x, fb, fw):
     """Cache row of the best 1-ply play of dice ``d1 d2`` from pre-move ``w`` (restored on return).
 
     Traverses the plays exactly as :func:`playout.backgammon.moves.legal_moves_core`;
@@ -311,28 +337,28 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                         j, slot = _probe(w, z4, table, hashes, boards)
                         if j < 0:
                             j = _new_leaf(w, z4, slot, 4, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                          table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
                         best, bi = _keep(j, best, bi, boards, probs, eqs)
                         _undo(w, s4, d, h4)
                     if depth == 3:
                         j, slot = _probe(w, z3, table, hashes, boards)
                         if j < 0:
                             j = _new_leaf(w, z3, slot, 3, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                          table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
                         best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s3, d, h3)
                 if depth == 2:
                     j, slot = _probe(w, z2, table, hashes, boards)
                     if j < 0:
                         j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                      table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                 _undo(w, s2, d, h2)
             if depth == 1:
                 j, slot = _probe(w, z1, table, hashes, boards)
                 if j < 0:
                     j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                  table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                                  table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
                 best, bi = _keep(j, best, bi, boards, probs, eqs)
             _undo(w, s1, d, h1)
         if depth > 0:
@@ -356,7 +382,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                     j, slot = _probe(w, z2, table, hashes, boards)
                     if j < 0:
                         j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                      table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s2, c, h2)
                 _undo(w, s1, a, h1)
@@ -371,7 +397,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                     j, slot = _probe(w, z1, table, hashes, boards)
                     if j < 0:
                         j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                      table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s1, a, h1)
             if bi >= 0:
@@ -380,7 +406,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
     j, slot = _probe(w, z0, table, hashes, boards)
     if j < 0:
         j = _new_leaf(w, z0, slot, 0, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                      table, hashes, boards, probs, eqs, counts, hid, raw, x)
+                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
     best, bi = _keep(j, -1e18, -1, boards, probs, eqs)
     return bi
 
@@ -436,19 +462,21 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
     probabilities ``ws[6][row]``, its cubeless equity ``ws[7][row]``; rows stay
     valid until the next call.
     """
-    acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T = ws
+    acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T, fb, fw = ws
     _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x)
+    for i in range(4):
+        fb[i] = x[N_BASE_INPUTS + i] if x.shape[0] > N_BASE_INPUTS else 0.0
     w = board.copy()
     z0 = _hash(w)
     if not all_rolls:
         rows[0] = _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
-                             boards, probs, eqs, counts, hid, raw, x)
+                             boards, probs, eqs, counts, hid, raw, x, fb, fw)
         return
     k = 0
     for a in range(1, 7):
         for c in range(1, a + 1):
             r = _best_roll(w, z0, a, c, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
-                           boards, probs, eqs, counts, hid, raw, x)
+                           boards, probs, eqs, counts, hid, raw, x, fb, fw)
             if r >= CACHE_CAP:  # a scratch row: park a copy where no later roll writes
                 q = CACHE_CAP + 2 + k
                 for i in range(26):
@@ -462,4 +490,4 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "features.py"))

@@ -6,7 +6,7 @@ layer of sigmoid units and five sigmoid outputs: P(win), P(win gammon),
 P(win backgammon), P(lose gammon), P(lose backgammon) for the side *to act*
 in a pre-roll board (gnubg's and Tesauro's output set).
 
-Inputs (``N_INPUTS`` = 202), for each side (side to act first), from that
+Inputs (``N_INPUTS`` = 206): 101 for each side (side to act first), from that
 side's own point of view:
 
 * points 1..24: Tesauro's truncated unary code, 4 units per point
@@ -14,7 +14,12 @@ side's own point of view:
   self-teaching backgammon program" (1995), as in gnubg's "base" inputs;
 * bar / 2 and borne-off / 15;
 * three hand features (Berliner's/gnubg's spirit): pip count / 100, home-board
-  points made / 6, longest run of made points (a prime) / 6.
+  points made / 6, longest run of made points (a prime) / 6;
+
+then (inputs 202..205) four shot features, :mod:`playout.backgammon.features`:
+the side to act hits the opponent (fraction of 36 rolls, mean pip loss / 25),
+and the opponent hits the side to act (the same two).  A network saved with
+the 202 inputs of earlier versions loads with zero weights for them.
 
 Weights are arrays ``W1[2, I, H]``, ``b1[2, H]``, ``W2[2, H, 5]``, ``b2[2, 5]``
 (index 0 contact, 1 race) stored in ``.npz`` files and loaded with
@@ -27,10 +32,12 @@ import numpy as np
 from numba import njit
 
 from playout.backgammon.board import flip, game_result, is_race
+from playout.backgammon.features import shot_inputs
 from playout.backgammon.moves import MAX_MOVES, legal_moves_into
 from playout.jitcache import flush_stale_caches, siblings
 
-N_INPUTS = 202
+N_INPUTS = 206
+N_BASE_INPUTS = 202  # inputs of networks saved before the shot features
 N_OUT = 5
 
 
@@ -80,6 +87,8 @@ def encode(b, x):
     x[:] = 0.0
     _side_inputs(b, 1, x, 0)
     _side_inputs(b, -1, x, 101)
+    if x.shape[0] > N_BASE_INPUTS:
+        _shots(b, x, False)
 
 
 @njit(cache=True)
@@ -88,6 +97,14 @@ def encode_flipped(b, x):
     x[:] = 0.0
     _side_inputs(b, -1, x, 0)
     _side_inputs(b, 1, x, 101)
+    if x.shape[0] > N_BASE_INPUTS:
+        _shots(b, x, True)
+
+
+@njit(cache=True)
+def _shots(b, x, flipped):
+    work = np.empty(78, dtype=np.int64)
+    shot_inputs(b, x, N_BASE_INPUTS, flipped, work)
 
 
 _SIG_STEP = 0.01
@@ -408,6 +425,8 @@ def load_weights(path):
             meta = {k[5:]: z[k].item() for k in z.files if k.startswith("meta_")}
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(f"{path}: not a playout network file ({exc})") from None
+    if W1.shape[1] == N_BASE_INPUTS:  # saved before the shot features: they get weight 0
+        W1 = np.concatenate([W1, np.zeros((2, N_INPUTS - N_BASE_INPUTS, W1.shape[2]))], axis=1)
     if W1.shape[1] != N_INPUTS or W2.shape[2] != N_OUT:
         raise ValueError(f"{path}: weights have {W1.shape[1]} inputs / {W2.shape[2]} outputs, "
                          f"expected {N_INPUTS} / {N_OUT}")
@@ -415,4 +434,4 @@ def load_weights(path):
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "features.py"))

@@ -542,4 +542,4 @@ def rollout_cubeful(board, *, cube_owner: str = "centered", evaluator: str = "ne
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "search.py", "incremental.py", "cube.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "search.py", "incremental.py", "cube.py", "features.py"))
