@@ -38,8 +38,10 @@ Monte Carlo tree search", IEEE CIG): the win rate, visits and AMAF values of a m
 edge, the children of a position (and so their edge statistics) are shared by every path into
 it, and the parent count in the exploration term is the position's own count ``NF[NVISITS]``
 (all walks through the position, whatever edge they came by).  A simulation is backed up along
-the path actually walked only (no propagation to other parents), as in that paper and in the
-UCD framework of Saffidine, Cazenave & Méhat (2012) with depth-1 updates.  A walk never enters
+the path actually walked only (no propagation to other parents), as in that paper; the UCD
+framework of Saffidine, Cazenave & Méhat (2012, "UCD: Upper Confidence bound for rooted Directed
+acyclic graphs") parameterises the other choices (means and counts over deeper parts of the
+graph), not implemented here.  A walk never enters
 the same position twice (a link into a position already on the path ends the descent there).
 Superko bans stay on the shared child edges: a child banned for repeating a position of one
 path is banned for every path into its parent (the graph-history interaction; rare, and on the
