@@ -221,7 +221,7 @@ def nbr_index(S, W, q):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def move_props(S, B, q, c):
     """(suicide, self_atari, captured) for ``c`` playing at empty ``q`` (ko ignored).
 
@@ -334,7 +334,7 @@ def move_props(S, B, q, c):
     return False, nl == 1, ncap
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def point_codes(S, B, q):
     """(legal_black, legal_white, code_black, code_white) at empty ``q``; near bit and ko excluded.
 
