@@ -27,8 +27,7 @@ def _board(mover: dict, opp: dict, mover_bar: int = 0, opp_bar: int = 0) -> np.n
 
 
 def _stats(b, hitter_is_mover=True):
-    w = np.zeros(78, dtype=np.int64)
-    return shot_stats(b, hitter_is_mover, w[0:26], w[26:52], w[52:78])
+    return shot_stats(b, hitter_is_mover)
 
 
 def test_the_seventeen_shots_six_pips_away():

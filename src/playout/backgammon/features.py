@@ -34,20 +34,26 @@ _RC = np.array([c for a in range(1, 7) for c in range(1, a + 1)], dtype=np.int64
 _RW = np.where(_RA == _RC, 1, 2).astype(np.int64)
 
 
+@njit(cache=True, inline="always")
+def _on(mask, p):
+    return (mask >> p) & 1 != 0
+
+
 @njit(cache=True)
-def _best_hit(a, c, hc, blot, blocked):
+def _best_hit(a, c, occ, blots, blocks, nbar):
     """The largest ``t`` (hitter's numbering) of a blot dice ``a``/``c`` can hit, or 0.
 
+    Bit ``p`` of ``occ``/``blots``/``blocks``: the hitter has a checker on ``p``, the defender
+    a blot, the defender two or more; ``nbar`` hitter checkers on its bar (point 25).
     Bar checkers enter first (a non-double with two or more on the bar can hit only on
     its entry points; with one, the other die is free); a combination shot needs an open
     intermediate point.  Whether the rest of the roll can be played legally is ignored.
     """
-    nbar = hc[25]
     best = 0
     if a != c:
         if nbar >= 2:
             for e in (25 - a, 25 - c):
-                if blot[e] != 0 and e > best:
+                if _on(blots, e) and e > best:
                     best = e
             return best
         if nbar == 1:
@@ -55,52 +61,51 @@ def _best_hit(a, c, hc, blot, blocked):
                 first = a if order == 0 else c
                 second = c if order == 0 else a
                 e = 25 - first
-                if blocked[e] != 0:
+                if _on(blocks, e):
                     continue
-                if blot[e] != 0 and e > best:
+                if _on(blots, e) and e > best:
                     best = e
                 for t in range(24, best, -1):
-                    if blot[t] != 0:
+                    if _on(blots, t):
                         src = t + second
-                        if src == e or (src <= 24 and hc[src] > 0):
+                        if src == e or (src <= 24 and _on(occ, src)):
                             best = t
                             break
             return best
         for t in range(24, 0, -1):
-            if blot[t] == 0:
+            if not _on(blots, t):
                 continue
-            for src in range(min(24, t + a + c), t, -1):
-                if hc[src] == 0:
-                    continue
-                D = src - t
-                if D == a or D == c:
-                    return t
-                if D == a + c and (blocked[src - a] == 0 or blocked[src - c] == 0):
-                    return t
+            if t + c <= 24 and _on(occ, t + c):
+                return t
+            if t + a <= 24 and _on(occ, t + a):
+                return t
+            src = t + a + c
+            if src <= 24 and _on(occ, src) and (not _on(blocks, src - a) or not _on(blocks, src - c)):
+                return t
         return 0
     d = a
     m = 4
     e = -1
     if nbar > 0:
         e = 25 - d
-        if blocked[e] != 0:
+        if _on(blocks, e):
             return 0
-        if blot[e] != 0:
+        if _on(blots, e):
             best = e
         m = 4 - nbar
         if m <= 0:
             return best
     for t in range(24, best, -1):
-        if blot[t] == 0:
+        if not _on(blots, t):
             continue
         for k in range(1, m + 1):
             src = t + k * d
             if src > 24 and src != e:
                 break
-            if src == e or hc[src] > 0:
+            if src == e or _on(occ, src):
                 ok = True
                 for j in range(1, k):
-                    if blocked[src - j * d] != 0:
+                    if _on(blocks, src - j * d):
                         ok = False
                         break
                 if ok:
@@ -109,37 +114,33 @@ def _best_hit(a, c, hc, blot, blocked):
 
 
 @njit(cache=True)
-def shot_stats(b, hitter_is_mover, hc, blot, blocked):
+def shot_stats(b, hitter_is_mover):
     """(hit fraction, mean pip loss / 25) of the defender's blots on the hitter's next roll.
 
-    ``hc``/``blot``/``blocked`` are int64 work arrays of length 26 (overwritten).
-    In the hitter's numbering (it moves from 25 = its bar toward 1), ``hc[p]`` is its
-    checkers on p, ``blot[p]`` a single defender checker, ``blocked[p]`` two or more.
+    In the hitter's numbering it moves from 25 (its bar) toward 1; the pip loss of a blot
+    hit on ``t`` is ``t`` (it had ``25 - t`` pips to go, and 25 after the hit).
     """
-    for p in range(26):
-        hc[p] = 0
-        blot[p] = 0
-        blocked[p] = 0
-    nb = 0
+    occ = np.int64(0)
+    blots = np.int64(0)
+    blocks = np.int64(0)
     for i in range(1, 25):
         v = int(b[i])
         p = i if hitter_is_mover else 25 - i
         if not hitter_is_mover:
             v = -v
         if v > 0:
-            hc[p] = v
+            occ |= np.int64(1) << p
         elif v == -1:
-            blot[p] = 1
-            nb += 1
+            blots |= np.int64(1) << p
         elif v <= -2:
-            blocked[p] = 1
-    if nb == 0:
+            blocks |= np.int64(1) << p
+    if blots == 0:
         return 0.0, 0.0
-    hc[25] = int(b[25]) if hitter_is_mover else int(b[0])
+    nbar = int(b[25]) if hitter_is_mover else int(b[0])
     hit36 = 0
     loss = 0
     for r in range(21):
-        best = _best_hit(_RA[r], _RC[r], hc, blot, blocked)
+        best = _best_hit(_RA[r], _RC[r], occ, blots, blocks, nbar)
         if best > 0:
             hit36 += _RW[r]
             loss += _RW[r] * best
@@ -147,19 +148,15 @@ def shot_stats(b, hitter_is_mover, hc, blot, blocked):
 
 
 @njit(cache=True)
-def shot_inputs(b, x, base, flipped, work):
+def shot_inputs(b, x, base, flipped):
     """Write the four shot inputs of board ``b`` to ``x[base:base + 4]``.
 
     Order (for the side to act ``A`` and its opponent ``O`` of the *encoded* board):
     A hits O (hit, loss), then O hits A (hit, loss).  With ``flipped`` the encoded
-    board is ``flip(b)`` (the opponent of ``b``'s mover is to act).  ``work`` is an
-    int64[78] scratch array.
+    board is ``flip(b)`` (the opponent of ``b``'s mover is to act).
     """
-    hc = work[0:26]
-    blot = work[26:52]
-    blocked = work[52:78]
-    h1, l1 = shot_stats(b, not flipped, hc, blot, blocked)
-    h2, l2 = shot_stats(b, flipped, hc, blot, blocked)
+    h1, l1 = shot_stats(b, not flipped)
+    h2, l2 = shot_stats(b, flipped)
     x[base] = h1
     x[base + 1] = l1
     x[base + 2] = h2

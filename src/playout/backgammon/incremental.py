@@ -62,8 +62,7 @@ def new_workspace(W2):
     """Work arrays for :func:`best_plays` with output weights ``W2[2, H, 5]`` (reusable).
 
     ``(acc[5, H], st[5, 2], ctx[4], table[16384], hashes[R], boards[R, 26],
-    probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[N_INPUTS], rec[5, 5], W2T, fb[4],
-    fw[78])``:
+    probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[N_INPUTS], rec[5, 5], W2T, fb[4])``:
     accumulators and integer state (checkers off, made-points bitmask) per
     depth, the base's net / hand features / opponent's rearmost point, the
     half-move cache (``R = CACHE_CAP + 23``; the rows past ``CACHE_CAP`` are
@@ -71,7 +70,7 @@ def new_workspace(W2):
     depth the step taken (source, die, count on the source and on the
     destination before it, whether that depth's accumulator is up to date), and
     ``W2T[2, 5, H]`` (``W2`` transposed, contiguous; :func:`refresh_workspace` after
-    the weights change), the base board's shot inputs and their scratch array.
+    the weights change), and the base board's shot inputs.
     """
     H = W2.shape[1]
     W2T = np.empty((2, 5, H))
@@ -83,7 +82,7 @@ def new_workspace(W2):
             np.full(_TSIZE, -1, dtype=np.int32), np.zeros(_ROWS, dtype=np.uint64),
             np.zeros((_ROWS, 26), dtype=np.int8), np.zeros((_ROWS, 5)), np.zeros(_ROWS),
             np.zeros(1, dtype=np.int64), np.zeros(H), np.zeros(5), np.zeros(N_INPUTS),
-            np.zeros((5, 5), dtype=np.int64), W2T, np.zeros(4), np.zeros(78, dtype=np.int64))
+            np.zeros((5, 5), dtype=np.int64), W2T, np.zeros(4))
 
 
 @njit(cache=True)
@@ -182,7 +181,7 @@ def _home_run(made):
 
 
 @njit(cache=True, fastmath=True)
-def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, fw, x):
+def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, x):
     """``probs[j]`` = the mover's five probabilities from accumulator ``acc[lv]``.
 
     The non-linear inputs are settled here from the leaf board ``w``: home points and
@@ -196,7 +195,7 @@ def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, fw, x
     for k in range(H):
         hid[k] = acc[lv, k] + dh * W1[net, _MY_HOME, k] + dr * W1[net, _MY_RUN, k]
     if W1.shape[1] > N_BASE_INPUTS:
-        shot_inputs(w, x, N_BASE_INPUTS, True, fw)
+        shot_inputs(w, x, N_BASE_INPUTS, True)
         for i in range(4):
             d = x[N_BASE_INPUTS + i] - fb[i]
             if d != 0.0:
@@ -246,7 +245,7 @@ def _probe(w, z, table, hashes, boards):
 
 @njit(cache=True)
 def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
-              probs, eqs, counts, hid, raw, x, fb, fw):
+              probs, eqs, counts, hid, raw, x, fb):
     """Evaluate post-move board ``w`` (depth ``lv``, not in the cache) and store it; its row."""
     n = counts[0]
     if n >= CACHE_CAP:
@@ -268,7 +267,7 @@ def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
         for k in range(5):
             probs[j, k] = raw[k]
     else:
-        _eval_leaf(acc, lv, st[lv, 1], ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, fw, x)
+        _eval_leaf(acc, lv, st[lv, 1], ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, x)
     eqs[j] = money_equity(probs[j])
     return j
 
@@ -291,7 +290,7 @@ def _keep(j, best, bi, boards, probs, eqs):
 
 @njit(cache=True)
 def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
-               probs, eqs, counts, hid, raw, x, fb, fw):
+               probs, eqs, counts, hid, raw, x, fb):
     """Cache row of the best 1-ply play of dice ``d1 d2`` from pre-move ``w`` (restored on return).
 
     Traverses the plays exactly as :func:`playout.backgammon.moves.legal_moves_core`;
@@ -337,28 +336,28 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                         j, slot = _probe(w, z4, table, hashes, boards)
                         if j < 0:
                             j = _new_leaf(w, z4, slot, 4, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
+                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
                         best, bi = _keep(j, best, bi, boards, probs, eqs)
                         _undo(w, s4, d, h4)
                     if depth == 3:
                         j, slot = _probe(w, z3, table, hashes, boards)
                         if j < 0:
                             j = _new_leaf(w, z3, slot, 3, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
+                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
                         best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s3, d, h3)
                 if depth == 2:
                     j, slot = _probe(w, z2, table, hashes, boards)
                     if j < 0:
                         j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                 _undo(w, s2, d, h2)
             if depth == 1:
                 j, slot = _probe(w, z1, table, hashes, boards)
                 if j < 0:
                     j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                  table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
+                                  table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
                 best, bi = _keep(j, best, bi, boards, probs, eqs)
             _undo(w, s1, d, h1)
         if depth > 0:
@@ -382,7 +381,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                     j, slot = _probe(w, z2, table, hashes, boards)
                     if j < 0:
                         j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s2, c, h2)
                 _undo(w, s1, a, h1)
@@ -397,7 +396,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                     j, slot = _probe(w, z1, table, hashes, boards)
                     if j < 0:
                         j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s1, a, h1)
             if bi >= 0:
@@ -406,7 +405,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
     j, slot = _probe(w, z0, table, hashes, boards)
     if j < 0:
         j = _new_leaf(w, z0, slot, 0, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, fw)
+                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
     best, bi = _keep(j, -1e18, -1, boards, probs, eqs)
     return bi
 
@@ -462,7 +461,7 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
     probabilities ``ws[6][row]``, its cubeless equity ``ws[7][row]``; rows stay
     valid until the next call.
     """
-    acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T, fb, fw = ws
+    acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T, fb = ws
     _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x)
     for i in range(4):
         fb[i] = x[N_BASE_INPUTS + i] if x.shape[0] > N_BASE_INPUTS else 0.0
@@ -470,13 +469,13 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
     z0 = _hash(w)
     if not all_rolls:
         rows[0] = _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
-                             boards, probs, eqs, counts, hid, raw, x, fb, fw)
+                             boards, probs, eqs, counts, hid, raw, x, fb)
         return
     k = 0
     for a in range(1, 7):
         for c in range(1, a + 1):
             r = _best_roll(w, z0, a, c, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
-                           boards, probs, eqs, counts, hid, raw, x, fb, fw)
+                           boards, probs, eqs, counts, hid, raw, x, fb)
             if r >= CACHE_CAP:  # a scratch row: park a copy where no later roll writes
                 q = CACHE_CAP + 2 + k
                 for i in range(26):

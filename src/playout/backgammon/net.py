@@ -88,7 +88,7 @@ def encode(b, x):
     _side_inputs(b, 1, x, 0)
     _side_inputs(b, -1, x, 101)
     if x.shape[0] > N_BASE_INPUTS:
-        _shots(b, x, False)
+        shot_inputs(b, x, N_BASE_INPUTS, False)
 
 
 @njit(cache=True)
@@ -98,13 +98,7 @@ def encode_flipped(b, x):
     _side_inputs(b, -1, x, 0)
     _side_inputs(b, 1, x, 101)
     if x.shape[0] > N_BASE_INPUTS:
-        _shots(b, x, True)
-
-
-@njit(cache=True)
-def _shots(b, x, flipped):
-    work = np.empty(78, dtype=np.int64)
-    shot_inputs(b, x, N_BASE_INPUTS, flipped, work)
+        shot_inputs(b, x, N_BASE_INPUTS, True)
 
 
 _SIG_STEP = 0.01
