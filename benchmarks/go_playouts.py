@@ -22,7 +22,8 @@ import time
 
 from playout.go.board import Board, gtp_to_point
 from playout.go.match import GNUGO
-from playout.go.playout import PlayoutState, load_table, playouts_from
+from playout.go.playout import PlayoutState, playouts_from
+from playout.go.tables import load_table
 
 DBS = ["uniform", "mogo_classic", "montegnu_classic"]
 FOUR = ["b E5", "w C3", "b G7", "w C7"]

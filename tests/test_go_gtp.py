@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from playout.go.board import BLACK, WHITE
 from playout.go.gtp import GtpEngine
-from playout.go.playout import load_table
+from playout.go.tables import load_table
 
 REQUIRED = ["protocol_version", "name", "version", "known_command", "list_commands", "quit",
             "boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard",

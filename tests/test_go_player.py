@@ -8,7 +8,7 @@ import numpy as np
 
 from playout.go.board import BLACK, PASS, WHITE, Board
 from playout.go.player import Player
-from playout.go.playout import load_table
+from playout.go.tables import load_table
 
 
 def test_captures_the_big_group_in_atari():

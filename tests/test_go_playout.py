@@ -7,14 +7,8 @@ import pytest
 from numba import njit
 
 from playout.go.board import BLACK, WHITE, Board
-from playout.go.playout import (
-    PlayoutState,
-    Table,
-    fallback_uniform_table,
-    load_table,
-    sample_move,
-    seed_rng,
-)
+from playout.go.playout import PlayoutState, sample_move, seed_rng
+from playout.go.tables import Table, fallback_uniform_table, load_table
 
 
 def chi2_999(k: int) -> float:

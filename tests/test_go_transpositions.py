@@ -24,7 +24,8 @@ from playout.go.player import (
     tt_key,
     tt_lookup,
 )
-from playout.go.playout import PlayoutState, load_table
+from playout.go.playout import PlayoutState
+from playout.go.tables import load_table
 
 
 def _search(tree, board, table, sims, seed, expand_after=2, transpositions=True):

@@ -2,9 +2,13 @@
 
 Modules (imported on demand; importing this package compiles nothing):
 
-* :mod:`playout.go.board` -- board state arrays, rules kernels, :class:`~playout.go.board.Board`
+* :mod:`playout.go.rules` -- the numba state layout and rules kernels (strings, liberties,
+  captures, ko, area score);
+* :mod:`playout.go.board` -- :class:`~playout.go.board.Board` (record, superko, GTP vertices)
   and the :class:`~playout.go.board.GoGame` adapter for the core solvers;
 * :mod:`playout.go.patterns` -- the ``mc_*.db`` parser/compiler;
+* :mod:`playout.go.tables` -- compiled tables for the kernels (neighbour index, packed values);
+* :mod:`playout.go.properties` -- per-point move properties (captures, self-atari, suicide);
 * :mod:`playout.go.playout` -- pattern-value playouts (incremental values, proportional sampling);
 * :mod:`playout.go.player` -- UCT/RAVE search over those playouts;
 * :mod:`playout.go.gtp` -- the GTP v2 engine; :mod:`playout.go.match` -- engine-vs-engine matches.

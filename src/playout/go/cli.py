@@ -41,7 +41,7 @@ class _GoGroup(click.Group):
 
 
 def _table(mc_patterns: str | None, mc_load_patterns: str | None):
-    from playout.go.playout import load_table
+    from playout.go.tables import load_table
 
     try:
         return load_table(mc_patterns or "mc_mogo_classic", mc_load_patterns)

@@ -24,7 +24,7 @@ from playout.go.board import (
     point_to_gtp,
 )
 from playout.go.player import Player
-from playout.go.playout import Table, load_table
+from playout.go.tables import Table, load_table
 from playout.go.sgf import SgfError, board_to_sgf, load_sgf
 
 NAME = "playout"

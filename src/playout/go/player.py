@@ -64,7 +64,8 @@ import numpy as np
 from numba import njit
 
 from playout.jitcache import flush_stale_caches, siblings
-from playout.go.board import (
+from playout.go.board import Board, point_to_gtp
+from playout.go.rules import (
     BLACK,
     COLOR,
     EMPTY,
@@ -82,18 +83,9 @@ from playout.go.board import (
     M_KO,
     MAX_SIZE,
     ZOB_WHITE_TO_MOVE,
-    Board,
-    point_to_gtp,
 )
-from playout.go.playout import (
-    T_VMAX,
-    PlayoutState,
-    Table,
-    load_table,
-    play_update,
-    playout_score,
-    run_playout,
-)
+from playout.go.playout import PlayoutState, play_update, playout_score, run_playout
+from playout.go.tables import T_VMAX, Table, load_table
 
 # node rows (NI: int64, NF: float64); a record is an edge (MOVE by MOVER, its statistics) and
 # the position it leads to: FIRST/NCH its children block, LINK the record owning that position
@@ -536,7 +528,7 @@ class Player:
     """A Go player: UCT-RAVE over pattern playouts.
 
     Args:
-        table: compiled pattern table (:func:`playout.go.playout.load_table`).
+        table: compiled pattern table (:func:`playout.go.tables.load_table`).
         playouts: simulations per move (ignored when ``seconds`` or a clock is set).
         seconds: thinking time per move.
         threads: independent trees searched in parallel threads (root parallelisation:
@@ -722,7 +714,7 @@ class Player:
         b = board.copy()
         dead = self.dead_stones(b, playouts)
         if dead:
-            from playout.go.board import _rebuild_strings
+            from playout.go.rules import _rebuild_strings
             for p in dead:
                 b.S[COLOR, p] = EMPTY
             _rebuild_strings(b.S)
@@ -730,4 +722,4 @@ class Player:
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "playout.py"))
+flush_stale_caches(globals(), siblings(__file__, "rules.py", "playout.py", "tables.py", "properties.py"))

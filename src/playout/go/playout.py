@@ -15,13 +15,11 @@ bit 5  opponent self-atari
 bit 0  near the previous (opponent) move, per the doc's definition (:func:`build_near`)
 =====  =================================================================================
 
-``nbr_index``: the 8 neighbours in order NW, N, NE, W, E, SW, S, SE (N = one row up), each 2
-bits (0 empty, 1 own, 2 opponent, 3 off-board), ``index = sum(state_i << 2 i)``.  Because the
-board's colour codes are 0 empty, 1 black, 2 white, 3 border, the index for Black is read off the
-colour array directly and White's is ``SWAP[index]``.
+The neighbour index and the packed table are :mod:`playout.go.tables`; the property codes are
+computed by :mod:`playout.go.properties`.
 
 Values are kept incrementally: after a move only the points listed by
-:func:`playout.go.board.play` (neighbours of the move and of captured stones, liberties of strings
+:func:`playout.go.rules.play` (neighbours of the move and of captured stones, liberties of strings
 whose liberty count changed in the atari range, ko points) get their properties recomputed; the
 old and new *near* sets only get their near bit flipped (property codes are cached per point).
 Sampling is strictly proportional to value with per-row partial sums (like GNU Go's partitions):
@@ -42,20 +40,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from playout.jitcache import flush_stale_caches, siblings
-from playout.go.board import (
+from playout.go.board import Board
+from playout.go.properties import point_codes
+from playout.go.rules import (
     BLACK,
     BORDER,
     CODE,
     COLOR,
     EMP,
     EMPTY,
+    M_INVW,
     M_KO,
     M_LAST,
     M_MOVES,
     M_NCAP,
     M_NEARGEN,
-    M_INVW,
     M_NEARN,
     M_NEMPTY,
     M_SEEN,
@@ -66,317 +65,18 @@ from playout.go.board import (
     NEARL,
     NEARM,
     NLIB,
-    NXT,
     PASS,
     REP,
     RSUM,
     SEEN,
-    SSIZE,
     VAL,
     WHITE,
-    Board,
     is_suicide,
     play,
     string_libs,
 )
-
-# layout of the table array T (int32, compact for the caches): header; for each neighbour index
-# the value row seen by Black | (row seen by White) << 16; the distinct value rows
-# values[row * 256 + code] (clipped to 2**31 - 1).  GNU Go's 1,107 classes share few distinct
-# rows (2 for uniform, 8 for mogo_classic, 9 for montegnu_classic), so the rows stay in L1.
-T_LIGHT, T_NCLASS, T_VMAX = 0, 1, 2
-T_GEOM = 8
-T_VALUES = T_GEOM + 65536
-
-#: neighbour offsets in index order NW, N, NE, W, E, SW, S, SE, as multiples of (dy, dx).
-NBR_ORDER = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-
-
-def _make_swap() -> np.ndarray:
-    idx = np.arange(65536, dtype=np.int64)
-    out = np.zeros(65536, np.int64)
-    for i in range(8):
-        s = (idx >> (2 * i)) & 3
-        s2 = np.where(s == 1, 2, np.where(s == 2, 1, s))
-        out |= s2 << (2 * i)
-    return out.astype(np.int32)
-
-
-#: index seen by Black -> index seen by White (own and opponent swapped).
-SWAP = _make_swap()
-
-
-# ---------------------------------------------------------------------------------------------
-# tables
-# ---------------------------------------------------------------------------------------------
-def proper_eye_geometry() -> np.ndarray:
-    """bool[65536]: the centre is a proper eye of the mover (GNU Go's three ``:0`` eye shapes).
-
-    Centre: N, W, E, S own; at most one diagonal opponent, the others own or empty.  Edge and
-    corner: orthogonal on-board neighbours own, on-board diagonals own or empty.
-    """
-    idx = np.arange(65536)
-    st = [(idx >> (2 * i)) & 3 for i in range(8)]
-    nw, n, ne, w, e, sw, s, se = st
-    orth_ok = np.ones(65536, bool)
-    for o in (n, w, e, s):
-        orth_ok &= (o == 1) | (o == 3)
-    n_off = sum((o == 3).astype(int) for o in (n, w, e, s))
-    diags = (nw, ne, sw, se)
-    n_opp_diag = sum((d == 2).astype(int) for d in diags)
-    centre = (n_off == 0) & (n_opp_diag <= 1)
-    edge = (n_off >= 1) & (n_opp_diag == 0)
-    # an off-board orthogonal neighbour must make its two diagonals off-board too (consistency)
-    return orth_ok & (centre | edge)
-
-
-def fallback_uniform_table() -> tuple[np.ndarray, np.ndarray]:
-    """(geometry, values) of light playouts built here: eyes 0, everything else 1.
-
-    Used when :mod:`playout.go.patterns` is unavailable; the shipped ``mc_uniform`` database
-    compiles to the same values on every reachable geometry.
-    """
-    geom = np.where(proper_eye_geometry(), 0, 1).astype(np.int32)
-    values = np.zeros((2, 256), np.int64)
-    values[1, :] = 1
-    return geom, values
-
-
-class Table:
-    """A compiled pattern table ready for the kernels.
-
-    Attributes: ``name``; ``geometry`` int32[65536] (neighbour index -> class); ``values``
-    int64[n_classes, 256]; ``light`` (values ignore the property code, so the kernels skip
-    computing properties); ``T`` the packed int64 array the kernels read.
-    """
-
-    def __init__(self, geometry: np.ndarray, values: np.ndarray, name: str = "table"):
-        self.name = name
-        self.geometry = np.ascontiguousarray(geometry, dtype=np.int32)
-        self.values = np.ascontiguousarray(values, dtype=np.int64)
-        if self.geometry.shape != (65536,) or self.values.ndim != 2 or self.values.shape[1] != 256:
-            raise ValueError("pattern table needs geometry[65536] and values[n_classes, 256]")
-        self.light = bool(np.all(self.values == self.values[:, :1]))
-        nc = self.values.shape[0]
-        rows, row_of_class = np.unique(np.minimum(self.values, 2**31 - 1), axis=0,
-                                       return_inverse=True)
-        row_of_class = row_of_class.ravel()
-        T = np.zeros(T_VALUES + rows.shape[0] * 256, np.int32)
-        T[T_LIGHT] = int(self.light)
-        T[T_NCLASS] = nc
-        T[T_VMAX] = max(1, int(rows.max()))
-        rb = row_of_class[self.geometry]
-        rw = row_of_class[self.geometry[SWAP]]
-        T[T_GEOM : T_GEOM + 65536] = rb | (rw << 16)
-        T[T_VALUES:] = rows.ravel()
-        #: the kernels' packed table (see ``T_*``)
-        self.T = T
-
-
-_TABLES: dict[str, Table] = {}
-
-
-def load_table(name: str | None = None, path: str | None = None) -> Table:
-    """The table of a built-in database ``name`` (with or without ``mc_``) or of file ``path``.
-
-    ``path`` wins over ``name``.  Without :mod:`playout.go.patterns` only ``uniform`` is
-    available (:func:`fallback_uniform_table`).  Raises ValueError/OSError with the parser's
-    message on a bad name or file.
-    """
-    key = f"file:{path}" if path else (name or "mc_montegnu_classic")
-    if key in _TABLES:
-        return _TABLES[key]
-    try:
-        from playout.go.patterns import load_patterns  # type: ignore
-    except ImportError:
-        load_patterns = None
-    if load_patterns is not None:
-        cp = load_patterns(path if path else key)
-        t = Table(cp.geometry, cp.values, name=key)
-    else:
-        base = key[3:] if key.startswith("mc_") else key
-        if base != "uniform":
-            raise ValueError(f"pattern database {key!r} needs playout.go.patterns (not installed)")
-        g, v = fallback_uniform_table()
-        t = Table(g, v, name="mc_uniform")
-    _TABLES[key] = t
-    return t
-
-
-# ---------------------------------------------------------------------------------------------
-# properties
-# ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always", _nrt=False)
-def nbr_index(S, W, q):
-    """Black-relative 16-bit neighbour index of ``q`` (see module docstring)."""
-    return (
-        np.int32(S[COLOR, q - W - 1])
-        | (np.int32(S[COLOR, q - W]) << 2)
-        | (np.int32(S[COLOR, q - W + 1]) << 4)
-        | (np.int32(S[COLOR, q - 1]) << 6)
-        | (np.int32(S[COLOR, q + 1]) << 8)
-        | (np.int32(S[COLOR, q + W - 1]) << 10)
-        | (np.int32(S[COLOR, q + W]) << 12)
-        | (np.int32(S[COLOR, q + W + 1]) << 14)
-    )
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def move_props(S, B, q, c):
-    """(suicide, self_atari, captured) for ``c`` playing at empty ``q`` (ko ignored).
-
-    ``captured`` is the number of stones removed; ``self_atari`` means the resulting string has
-    exactly one liberty (empty neighbours, other liberties of joined strings, freed points).
-    """
-    W = S[META, M_W]
-    opp = 3 - c
-    ne = 0
-    e0 = -1
-    o0 = -1
-    o1 = -1
-    o2 = -1
-    o3 = -1
-    nown = 0
-    k0 = -1
-    k1 = -1
-    k2 = -1
-    k3 = -1
-    nks = 0
-    ncap = 0
-    for d in (-W, -1, 1, W):
-        r = q + d
-        cr = S[COLOR, r]
-        if cr == EMPTY:
-            ne += 1
-            if e0 < 0:
-                e0 = r
-        elif cr == c:
-            s = S[REP, r]
-            if s != o0 and s != o1 and s != o2 and s != o3:
-                if nown == 0:
-                    o0 = s
-                elif nown == 1:
-                    o1 = s
-                elif nown == 2:
-                    o2 = s
-                else:
-                    o3 = s
-                nown += 1
-        elif cr == opp:
-            s = S[REP, r]
-            if S[NLIB, s] == 1 and s != k0 and s != k1 and s != k2 and s != k3:
-                if nks == 0:
-                    k0 = s
-                elif nks == 1:
-                    k1 = s
-                elif nks == 2:
-                    k2 = s
-                else:
-                    k3 = s
-                nks += 1
-                ncap += S[SSIZE, s]
-    if ne >= 2:
-        return False, False, ncap
-    if ne == 0 and nks == 0:
-        sui = True
-        for s in (o0, o1, o2, o3):
-            if s >= 0 and S[NLIB, s] >= 2:
-                sui = False
-        if sui:
-            return True, False, 0
-    # count distinct liberties of the result, stopping at 2
-    l0 = e0
-    nl = ne
-    if nks > 0:
-        for d in (-W, -1, 1, W):
-            r = q + d
-            if S[COLOR, r] == opp:
-                s = S[REP, r]
-                if s == k0 or s == k1 or s == k2 or s == k3:
-                    if nl == 0:
-                        l0 = r
-                        nl = 1
-                    elif r != l0:
-                        return False, False, ncap
-    for s in (o0, o1, o2, o3):
-        if s >= 0:
-            if S[NLIB, s] >= 3:
-                return False, False, ncap
-            l0b = B.shape[0] - 8
-            n = string_libs(S, s, B, l0b, 3)
-            for i in range(n):
-                x = B[l0b + i]
-                if x != q:
-                    if nl == 0:
-                        l0 = x
-                        nl = 1
-                    elif x != l0:
-                        return False, False, ncap
-    if nks > 0 and nown > 0:
-        # captured stones away from q that touch a joined string become liberties too
-        for s in (k0, k1, k2, k3):
-            if s >= 0:
-                x = s
-                while True:
-                    for d in (-W, -1, 1, W):
-                        r = x + d
-                        if S[COLOR, r] == c:
-                            t = S[REP, r]
-                            if t == o0 or t == o1 or t == o2 or t == o3:
-                                if nl == 0:
-                                    l0 = x
-                                    nl = 1
-                                elif x != l0:
-                                    return False, False, ncap
-                    x = S[NXT, x]
-                    if x == s:
-                        break
-    return False, nl == 1, ncap
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def point_codes(S, B, q):
-    """(legal_black, legal_white, code_black, code_white) at empty ``q``; near bit and ko excluded.
-
-    Fast path: with two or more empty neighbours neither colour can be in suicide or self-atari,
-    so only the strings in atari next to ``q`` (captures) matter.
-    """
-    W = S[META, M_W]
-    ne = 0
-    capb = 0
-    capw = 0
-    s0 = -1
-    s1 = -1
-    s2 = -1
-    for d in (-W, -1, 1, W):
-        r = q + d
-        cr = S[COLOR, r]
-        if cr == EMPTY:
-            ne += 1
-        elif cr == BLACK or cr == WHITE:
-            s = S[REP, r]
-            if S[NLIB, s] == 1 and s != s0 and s != s1 and s != s2:
-                if s0 < 0:
-                    s0 = s
-                elif s1 < 0:
-                    s1 = s
-                else:
-                    s2 = s
-                if cr == WHITE:
-                    capb += S[SSIZE, s]
-                else:
-                    capw += S[SSIZE, s]
-    if ne >= 2:
-        cb3 = min(capb, 3)
-        cw3 = min(capw, 3)
-        return True, True, (cb3 << 3) | (cw3 << 1), (cw3 << 3) | (cb3 << 1)
-    sb, ab, cb = move_props(S, B, q, BLACK)
-    sw, aw, cw = move_props(S, B, q, WHITE)
-    cb3 = min(cb, 3)
-    cw3 = min(cw, 3)
-    code_b = (int(sw) << 7) | (int(ab) << 6) | (int(aw) << 5) | (cb3 << 3) | (cw3 << 1)
-    code_w = (int(sb) << 7) | (int(aw) << 6) | (int(ab) << 5) | (cw3 << 3) | (cb3 << 1)
-    return not sb, not sw, code_b, code_w
+from playout.go.tables import T_GEOM, T_LIGHT, T_VALUES, T_VMAX, Table, nbr_index
+from playout.jitcache import flush_stale_caches, siblings
 
 
 # ---------------------------------------------------------------------------------------------
@@ -816,4 +516,4 @@ def playouts_from(state: PlayoutState, n: int, seed: int = 1, max_moves: int = 6
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py"))
+flush_stale_caches(globals(), siblings(__file__, "rules.py", "tables.py", "properties.py"))

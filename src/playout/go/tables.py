@@ -1,0 +1,156 @@
+"""Compiled pattern tables for the playouts: the neighbour index and the packed value table.
+
+A point's 3x3 neighbourhood is a 16-bit *neighbour index* (:func:`nbr_index`): the 8
+neighbours in order NW, N, NE, W, E, SW, S, SE (N = one row up), each 2 bits (0 empty, 1 own,
+2 opponent, 3 off-board), ``index = sum(state_i << 2 i)``.  Because the board's colour codes are
+0 empty, 1 black, 2 white, 3 border (:mod:`playout.go.rules`), the index for Black is read off
+the colour array directly and White's is ``SWAP[index]``.  A compiled database
+(:mod:`playout.go.patterns`) maps the index to a geometry class and the move's property code
+(:mod:`playout.go.properties`) to a value; :class:`Table` packs both for the kernels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from playout.go.rules import COLOR
+
+# layout of the table array T (int32, compact for the caches): header; for each neighbour index
+# the value row seen by Black | (row seen by White) << 16; the distinct value rows
+# values[row * 256 + code] (clipped to 2**31 - 1).  GNU Go's 1,107 classes share few distinct
+# rows (2 for uniform, 8 for mogo_classic, 9 for montegnu_classic), so the rows stay in L1.
+T_LIGHT, T_NCLASS, T_VMAX = 0, 1, 2
+T_GEOM = 8
+T_VALUES = T_GEOM + 65536
+
+#: neighbour offsets in index order NW, N, NE, W, E, SW, S, SE, as multiples of (dy, dx).
+NBR_ORDER = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def _make_swap() -> np.ndarray:
+    idx = np.arange(65536, dtype=np.int64)
+    out = np.zeros(65536, np.int64)
+    for i in range(8):
+        s = (idx >> (2 * i)) & 3
+        s2 = np.where(s == 1, 2, np.where(s == 2, 1, s))
+        out |= s2 << (2 * i)
+    return out.astype(np.int32)
+
+
+#: index seen by Black -> index seen by White (own and opponent swapped).
+SWAP = _make_swap()
+
+
+# ---------------------------------------------------------------------------------------------
+# tables
+# ---------------------------------------------------------------------------------------------
+def proper_eye_geometry() -> np.ndarray:
+    """bool[65536]: the centre is a proper eye of the mover (GNU Go's three ``:0`` eye shapes).
+
+    Centre: N, W, E, S own; at most one diagonal opponent, the others own or empty.  Edge and
+    corner: orthogonal on-board neighbours own, on-board diagonals own or empty.
+    """
+    idx = np.arange(65536)
+    st = [(idx >> (2 * i)) & 3 for i in range(8)]
+    nw, n, ne, w, e, sw, s, se = st
+    orth_ok = np.ones(65536, bool)
+    for o in (n, w, e, s):
+        orth_ok &= (o == 1) | (o == 3)
+    n_off = sum((o == 3).astype(int) for o in (n, w, e, s))
+    diags = (nw, ne, sw, se)
+    n_opp_diag = sum((d == 2).astype(int) for d in diags)
+    centre = (n_off == 0) & (n_opp_diag <= 1)
+    edge = (n_off >= 1) & (n_opp_diag == 0)
+    # an off-board orthogonal neighbour must make its two diagonals off-board too (consistency)
+    return orth_ok & (centre | edge)
+
+
+def fallback_uniform_table() -> tuple[np.ndarray, np.ndarray]:
+    """(geometry, values) of light playouts built here: eyes 0, everything else 1.
+
+    Used when :mod:`playout.go.patterns` is unavailable; the shipped ``mc_uniform`` database
+    compiles to the same values on every reachable geometry.
+    """
+    geom = np.where(proper_eye_geometry(), 0, 1).astype(np.int32)
+    values = np.zeros((2, 256), np.int64)
+    values[1, :] = 1
+    return geom, values
+
+
+class Table:
+    """A compiled pattern table ready for the kernels.
+
+    Attributes: ``name``; ``geometry`` int32[65536] (neighbour index -> class); ``values``
+    int64[n_classes, 256]; ``light`` (values ignore the property code, so the kernels skip
+    computing properties); ``T`` the packed int64 array the kernels read.
+    """
+
+    def __init__(self, geometry: np.ndarray, values: np.ndarray, name: str = "table"):
+        self.name = name
+        self.geometry = np.ascontiguousarray(geometry, dtype=np.int32)
+        self.values = np.ascontiguousarray(values, dtype=np.int64)
+        if self.geometry.shape != (65536,) or self.values.ndim != 2 or self.values.shape[1] != 256:
+            raise ValueError("pattern table needs geometry[65536] and values[n_classes, 256]")
+        self.light = bool(np.all(self.values == self.values[:, :1]))
+        nc = self.values.shape[0]
+        rows, row_of_class = np.unique(np.minimum(self.values, 2**31 - 1), axis=0,
+                                       return_inverse=True)
+        row_of_class = row_of_class.ravel()
+        T = np.zeros(T_VALUES + rows.shape[0] * 256, np.int32)
+        T[T_LIGHT] = int(self.light)
+        T[T_NCLASS] = nc
+        T[T_VMAX] = max(1, int(rows.max()))
+        rb = row_of_class[self.geometry]
+        rw = row_of_class[self.geometry[SWAP]]
+        T[T_GEOM : T_GEOM + 65536] = rb | (rw << 16)
+        T[T_VALUES:] = rows.ravel()
+        #: the kernels' packed table (see ``T_*``)
+        self.T = T
+
+
+_TABLES: dict[str, Table] = {}
+
+
+def load_table(name: str | None = None, path: str | None = None) -> Table:
+    """The table of a built-in database ``name`` (with or without ``mc_``) or of file ``path``.
+
+    ``path`` wins over ``name``.  Without :mod:`playout.go.patterns` only ``uniform`` is
+    available (:func:`fallback_uniform_table`).  Raises ValueError/OSError with the parser's
+    message on a bad name or file.
+    """
+    key = f"file:{path}" if path else (name or "mc_montegnu_classic")
+    if key in _TABLES:
+        return _TABLES[key]
+    try:
+        from playout.go.patterns import load_patterns  # type: ignore
+    except ImportError:
+        load_patterns = None
+    if load_patterns is not None:
+        cp = load_patterns(path if path else key)
+        t = Table(cp.geometry, cp.values, name=key)
+    else:
+        base = key[3:] if key.startswith("mc_") else key
+        if base != "uniform":
+            raise ValueError(f"pattern database {key!r} needs playout.go.patterns (not installed)")
+        g, v = fallback_uniform_table()
+        t = Table(g, v, name="mc_uniform")
+    _TABLES[key] = t
+    return t
+
+
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def nbr_index(S, W, q):
+    """Black-relative 16-bit neighbour index of ``q`` (see module docstring)."""
+    return (
+        np.int32(S[COLOR, q - W - 1])
+        | (np.int32(S[COLOR, q - W]) << 2)
+        | (np.int32(S[COLOR, q - W + 1]) << 4)
+        | (np.int32(S[COLOR, q - 1]) << 6)
+        | (np.int32(S[COLOR, q + 1]) << 8)
+        | (np.int32(S[COLOR, q + W - 1]) << 10)
+        | (np.int32(S[COLOR, q + W]) << 12)
+        | (np.int32(S[COLOR, q + W + 1]) << 14)
+    )
