@@ -221,3 +221,17 @@ def test_two_passes_in_the_tree_remove_dead_stones():
     (mv, visits, rate, _), = [c for c in tree.children() if not c[3]]
     assert mv == PASS and visits == 400
     assert rate > 0.55  # was 0: the stones as they stand, open territory counted for nobody
+
+
+
+def test_no_pass_while_behind_when_a_real_move_is_left():
+    from playout.go.player import final_choice
+
+    # behind: every move looks lost and pass happens to be the most visited -> play a real move
+    assert final_choice([(PASS, (43, 1.0)), (40, (37, 1.0)), (41, (29, 0.0))]) == (40, 37, 1.0)
+    # ahead or even (a settled position): the pass stands
+    assert final_choice([(PASS, (300, 240.0)), (40, (20, 10.0))]) == (PASS, 300, 240.0)
+    assert final_choice([(PASS, (300, 150.0)), (40, (20, 10.0))]) == (PASS, 300, 150.0)
+    # behind with nothing else visited: pass
+    assert final_choice([(PASS, (10, 0.0)), (40, (0, 0.0))]) == (PASS, 10, 0.0)
+    assert final_choice([(40, (50, 5.0)), (PASS, (10, 0.0))]) == (40, 50, 5.0)

@@ -441,6 +441,21 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     return done
 
 
+def final_choice(ranked: list) -> tuple[int, float, float]:
+    """(move, visits, wins) to play from root children ranked by visits, most first.
+
+    ``ranked`` holds ``(move, (visits, wins))``.  The most-visited move, except that a pass
+    while behind (win rate below 1/2) is replaced by the most-visited real move if there is
+    one: passing hands the opponent a free move, and after its pass the game.
+    """
+    mv, (v, w) = ranked[0]
+    if mv == PASS and v and w / v < 0.5:
+        for mv2, (v2, w2) in ranked[1:]:
+            if mv2 != PASS and v2 > 0:
+                return mv2, v2, w2
+    return mv, v, w
+
+
 @dataclass
 class MoveInfo:
     """What :meth:`Player.genmove` decided: ``move`` (point, PASS, or -1 = resign), win rate
@@ -660,7 +675,7 @@ class Player:
         top = [(point_to_gtp(mv, board.size), int(v), (w / v if v else 0.0)) for mv, (v, w) in ranked[:5]]
         if not ranked:
             return MoveInfo(PASS, 0.5, sum(done), elapsed, [])
-        mv, (v, w) = ranked[0]
+        mv, v, w = final_choice(ranked)
         return MoveInfo(mv, w / v if v else 0.5, sum(done), elapsed, top)
 
     def genmove(self, board: Board, color: int | None = None) -> MoveInfo:
