@@ -144,7 +144,7 @@ def test_never_loses_on_time_with_little_left_on_19x19():
 
 
 def test_a_tie_is_worth_half_not_a_loss():
-    from playout.go.player import black_result
+    from playout.go.search import black_result
 
     assert (black_result(3.0), black_result(0.0), black_result(-0.5)) == (1.0, 0.5, 0.0)
     # both sides have two eyes and nothing else to play: every playout ends 13 - 12 = 1 point
@@ -167,7 +167,8 @@ def test_a_tie_is_worth_half_not_a_loss():
 
 
 def test_pass_is_not_tried_first_at_a_new_node():
-    from playout.go.player import Tree, search
+    from playout.go.player import Tree
+    from playout.go.search import search
     from playout.go.playout import PlayoutState
 
     b = Board(9)
@@ -203,7 +204,8 @@ def test_two_passes_in_the_tree_remove_dead_stones():
     )
     b.to_move = WHITE
     b.play(PASS, WHITE)
-    from playout.go.player import BANNED, FIRST, MOVE, NCH, Tree, search
+    from playout.go.player import Tree
+    from playout.go.search import BANNED, FIRST, MOVE, NCH, search
     from playout.go.playout import PlayoutState
 
     table = load_table("uniform")

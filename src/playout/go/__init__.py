@@ -10,6 +10,7 @@ Modules (imported on demand; importing this package compiles nothing):
 * :mod:`playout.go.tables` -- compiled tables for the kernels (neighbour index, packed values);
 * :mod:`playout.go.properties` -- per-point move properties (captures, self-atari, suicide);
 * :mod:`playout.go.playout` -- pattern-value playouts (incremental values, proportional sampling);
-* :mod:`playout.go.player` -- UCT/RAVE search over those playouts;
+* :mod:`playout.go.search` -- the compiled UCT/RAVE search (node arrays, transpositions);
+* :mod:`playout.go.player` -- the player: time management, tree reuse, scoring;
 * :mod:`playout.go.gtp` -- the GTP v2 engine; :mod:`playout.go.match` -- engine-vs-engine matches.
 """
