@@ -6,8 +6,8 @@ Prints static evaluations per second on distinct pre-roll positions (the
 boards one roll away from gnubg self-play positions,
 ``../shared/data/backgammon/gnubg_selfplay_position_ids.txt``; each is
 evaluated once, so gnubg's evaluation cache cannot answer from memory) for our net
-(40 hidden units as shipped, and 128 hidden -- gnubg's contact-net size -- with
-random weights), pubeval, gnubg 0-ply (PyPI, one Python call per position) and
+(the shipped one, its hidden size in the key, 206 inputs including the shot
+features; and 128 hidden -- gnubg's contact-net size -- with random weights), pubeval, gnubg 0-ply (PyPI, one Python call per position) and
 bgsage 1-ply (``batch_evaluate``, one thread); then rollout games per second
 from the opening at 1-ply (XG numbering) with and without variance reduction,
 ours beside bgsage's rollout (one thread) and gnubg's published 108 games/s
@@ -82,7 +82,8 @@ def main(quick: bool = False) -> dict:
                         lambda: eval_batch_kernel(*ev.kernel_args(), warm, out[:200]))
 
     net = NeuralNet()
-    res["ours_net40_evals_per_s"] = ours(net)
+    key = f"ours_net{net.hidden}"
+    res[f"{key}_evals_per_s"] = ours(net)
     big = NeuralNet.from_arrays(*init_weights(128, 1), name="net128")
     res["ours_net128_evals_per_s"] = ours(big)
     res["pubeval_evals_per_s"] = ours(PubEval())
@@ -137,8 +138,8 @@ def main(quick: bool = False) -> dict:
     g = res.get("gnubg_0ply_evals_per_s")
     s = res.get("bgsage_1ply_evals_per_s")
     res["ratio_net128_vs_gnubg"] = res["ours_net128_evals_per_s"] / g if g else None
-    res["ratio_net40_vs_gnubg"] = res["ours_net40_evals_per_s"] / g if g else None
-    res["ratio_net40_vs_bgsage"] = res["ours_net40_evals_per_s"] / s if s else None
+    res[f"ratio_net{net.hidden}_vs_gnubg"] = res[f"{key}_evals_per_s"] / g if g else None
+    res[f"ratio_net{net.hidden}_vs_bgsage"] = res[f"{key}_evals_per_s"] / s if s else None
     res["ratio_rollout_vr_vs_gnubg_ref"] = res["ours_rollout_vr_games_per_s"] / GNUBG_ROLLOUT_REF
     return res
 

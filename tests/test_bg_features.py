@@ -92,3 +92,28 @@ def test_encoded_inputs_carry_the_shots_in_both_views():
     xf = np.zeros(N_INPUTS)
     encode_flipped(flip(b), xf)  # flip(flip(b)) = b: the same encoded position
     np.testing.assert_array_equal(x, xf)
+
+
+def test_fast_shot_stats_equal_the_roll_by_roll_reference():
+    from playout.backgammon.board import STARTING_BOARD, game_result
+    from playout.backgammon.features import shot_stats_reference
+
+    ids = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
+    boards = [board_from_position_id(p) for p in ids[::3]]
+    rng = np.random.default_rng(7)
+    for _ in range(40):  # random play reaches bar checkers, blocked points and bear-offs
+        b = STARTING_BOARD.copy()
+        while True:
+            ms = legal_moves(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+            m = ms[rng.integers(len(ms))]
+            if game_result(m) != 0:
+                break
+            b = flip(m)
+            boards.append(b)
+    with_shots = 0
+    for b in boards:
+        for hitter_is_mover in (True, False):
+            fast = shot_stats(b, hitter_is_mover)
+            assert fast == shot_stats_reference(b, hitter_is_mover), (list(b), hitter_is_mover)
+            with_shots += fast[0] > 0
+    assert with_shots > 500

@@ -31,7 +31,7 @@ from playout.backgammon.board import checkers_off, flip, game_result, is_race
 from playout.jitcache import flush_stale_caches, siblings
 
 DATA = Path(str(resources.files("playout.backgammon") / "data"))
-DEFAULT_NET = DATA / "net_td40.npz"
+DEFAULT_NET = DATA / "net_td80.npz"
 
 
 def equity(probs) -> np.ndarray | float:

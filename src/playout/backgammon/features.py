@@ -34,6 +34,35 @@ _RC = np.array([c for a in range(1, 7) for c in range(1, a + 1)], dtype=np.int64
 _RW = np.where(_RA == _RC, 1, 2).astype(np.int64)
 
 
+def _shot_tables():
+    """Per distance D (1..24): rolls hitting directly, and the rolls that need intermediates.
+
+    ``direct[D]``: bitmask (bit r = roll r) of the rolls with a die equal to D;
+    ``combo[D, j] = (r, a, c)``: non-doubles with a + c = D (an open point at s - a or s - c);
+    ``dbl[D, j] = (r, d, k)``: doubles d with k d = D, 2 <= k <= 4 (open points s - d ...).
+    """
+    direct = np.zeros(25, dtype=np.int64)
+    combo = np.full((25, 3, 3), -1, dtype=np.int64)
+    dbl = np.full((25, 3, 3), -1, dtype=np.int64)
+    nc = np.zeros(25, dtype=np.int64)
+    nd = np.zeros(25, dtype=np.int64)
+    for r in range(21):
+        a, c = int(_RA[r]), int(_RC[r])
+        direct[a] |= 1 << r
+        direct[c] |= 1 << r
+        if a != c:
+            combo[a + c, nc[a + c]] = (r, a, c)
+            nc[a + c] += 1
+        else:
+            for k in range(2, 5):
+                dbl[k * a, nd[k * a]] = (r, a, k)
+                nd[k * a] += 1
+    return direct, combo, dbl
+
+
+_DIRECT, _COMBO, _DBL = _shot_tables()
+
+
 @njit(cache=True, inline="always")
 def _on(mask, p):
     return (mask >> p) & 1 != 0
@@ -114,12 +143,8 @@ def _best_hit(a, c, occ, blots, blocks, nbar):
 
 
 @njit(cache=True)
-def shot_stats(b, hitter_is_mover):
-    """(hit fraction, mean pip loss / 25) of the defender's blots on the hitter's next roll.
-
-    In the hitter's numbering it moves from 25 (its bar) toward 1; the pip loss of a blot
-    hit on ``t`` is ``t`` (it had ``25 - t`` pips to go, and 25 after the hit).
-    """
+def _masks(b, hitter_is_mover):
+    """(occ, blots, blocks, nbar) bitmasks of ``b`` in the hitter's numbering (see below)."""
     occ = np.int64(0)
     blots = np.int64(0)
     blocks = np.int64(0)
@@ -134,9 +159,16 @@ def shot_stats(b, hitter_is_mover):
             blots |= np.int64(1) << p
         elif v <= -2:
             blocks |= np.int64(1) << p
+    nbar = int(b[25]) if hitter_is_mover else int(b[0])
+    return occ, blots, blocks, nbar
+
+
+@njit(cache=True)
+def shot_stats_reference(b, hitter_is_mover):
+    """:func:`shot_stats` roll by roll (21 x :func:`_best_hit`); the fast path is tested against it."""
+    occ, blots, blocks, nbar = _masks(b, hitter_is_mover)
     if blots == 0:
         return 0.0, 0.0
-    nbar = int(b[25]) if hitter_is_mover else int(b[0])
     hit36 = 0
     loss = 0
     for r in range(21):
@@ -144,6 +176,67 @@ def shot_stats(b, hitter_is_mover):
         if best > 0:
             hit36 += _RW[r]
             loss += _RW[r] * best
+    return hit36 / 36.0, loss / (36.0 * 25.0)
+
+
+@njit(cache=True)
+def shot_stats(b, hitter_is_mover):
+    """(hit fraction, mean pip loss / 25) of the defender's blots on the hitter's next roll.
+
+    In the hitter's numbering it moves from 25 (its bar) toward 1; the pip loss of a blot
+    hit on ``t`` is ``t`` (it had ``25 - t`` pips to go, and 25 after the hit).  Without
+    hitter checkers on the bar the rolls that hit each blot are gathered as a bitmask over
+    its sources (distance tables :data:`_DIRECT`, :data:`_COMBO`, :data:`_DBL`), blots taken
+    from the largest loss down; with checkers on the bar roll by roll (:func:`_best_hit`).
+    """
+    occ, blots, blocks, nbar = _masks(b, hitter_is_mover)
+    if blots == 0:
+        return 0.0, 0.0
+    if nbar > 0:
+        return shot_stats_reference(b, hitter_is_mover)
+    covered = np.int64(0)
+    hit36 = 0
+    loss = 0
+    for t in range(24, 0, -1):
+        if not _on(blots, t):
+            continue
+        m = np.int64(0)
+        for src in range(t + 1, min(24, t + 24) + 1):
+            if not _on(occ, src):
+                continue
+            D = src - t
+            m |= _DIRECT[D]
+            for j in range(3):
+                r = _COMBO[D, j, 0]
+                if r < 0:
+                    break
+                if (m >> r) & 1 == 0 and (not _on(blocks, src - _COMBO[D, j, 1])
+                                          or not _on(blocks, src - _COMBO[D, j, 2])):
+                    m |= np.int64(1) << r
+            for j in range(3):
+                r = _DBL[D, j, 0]
+                if r < 0:
+                    break
+                if (m >> r) & 1 == 0:
+                    d = _DBL[D, j, 1]
+                    ok = True
+                    for i in range(1, _DBL[D, j, 2]):
+                        if _on(blocks, src - i * d):
+                            ok = False
+                            break
+                    if ok:
+                        m |= np.int64(1) << r
+        new = m & ~covered
+        covered |= m
+        while new != 0:
+            low = new & -new
+            r = 0
+            while low > 1:
+                low >>= 1
+                r += 1
+            hit36 += _RW[r]
+            loss += _RW[r] * t
+            new &= new - 1
     return hit36 / 36.0, loss / (36.0 * 25.0)
 
 
