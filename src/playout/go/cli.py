@@ -41,10 +41,10 @@ class _GoGroup(click.Group):
 
 
 def _table(mc_patterns: str | None, mc_load_patterns: str | None):
-    from playout.go.tables import load_table
+    from playout.go.tables import DEFAULT_DATABASE, load_table
 
     try:
-        return load_table(mc_patterns or "mc_mogo_classic", mc_load_patterns)
+        return load_table(mc_patterns or DEFAULT_DATABASE, mc_load_patterns)
     except (ValueError, OSError) as exc:
         src = mc_load_patterns or mc_patterns
         raise UserError(f"cannot load pattern database {src!r}: {exc}") from None
@@ -54,7 +54,7 @@ def engine_options(f):
     """Options shared by ``gtp`` and ``go analyze``."""
     opts = [
         click.option("--mc-patterns", default=None,
-                     help="Built-in database: uniform, mogo_classic (default), montegnu_classic "
+                     help="Built-in database: uniform, mogo_classic, montegnu_classic (default, as in GNU Go) "
                           "(with or without the mc_ prefix)."),
         click.option("--mc-load-patterns", type=click.Path(dir_okay=False), default=None,
                      help="Database file in GNU Go's mc_*.db format (wins over --mc-patterns)."),

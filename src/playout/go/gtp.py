@@ -24,7 +24,7 @@ from playout.go.board import (
     point_to_gtp,
 )
 from playout.go.player import Player
-from playout.go.tables import Table, load_table
+from playout.go.tables import DEFAULT_DATABASE, Table, load_table
 from playout.go.sgf import SgfError, board_to_sgf, load_sgf
 
 NAME = "playout"
@@ -51,7 +51,7 @@ class GtpEngine:
                  playouts: int | None = 10000, seconds: float | None = None, threads: int = 1,
                  seed: int = 1, resign: float = 0.08, rave_k: float = 1000.0,
                  transpositions: bool = True):
-        self.player = Player(table or load_table("mc_mogo_classic"), playouts=playouts,
+        self.player = Player(table or load_table(DEFAULT_DATABASE), playouts=playouts,
                              seconds=seconds, threads=threads, seed=seed, resign=resign,
                              rave_k=rave_k, transpositions=transpositions)
         self.size = size

@@ -44,7 +44,7 @@ from playout.go.search import (
     WINS,
     search,
 )
-from playout.go.tables import Table, load_table
+from playout.go.tables import DEFAULT_DATABASE, Table, load_table
 
 
 def final_choice(ranked: list) -> tuple[int, float, float]:
@@ -164,7 +164,7 @@ class Player:
                  seconds: float | None = None, threads: int = 1, resign: float = 0.08,
                  seed: int = 1, capacity: int | None = None, expand_after: int = 2,
                  reuse: bool = True, rave_k: float = RAVE_K, transpositions: bool = True):
-        self.table = table or load_table("mc_mogo_classic")
+        self.table = table or load_table(DEFAULT_DATABASE)
         self.playouts = playouts
         self.seconds = seconds
         self.threads = max(1, int(threads))
