@@ -1,7 +1,10 @@
 """Train playout's backgammon network by TD(lambda) self-play (seeded, resumable).
 
-    nice python scripts/train_td.py --out src/playout/backgammon/data/net_td40.npz \
-        --games 150000 --max-minutes 12
+    python scripts/train_td.py --out net.npz --hidden 80 --lam 0 --alpha 0.1 \
+        --decay 500000 --chunk 5000 --games 1125000
+
+The shipped ``net_td80.npz`` is that run followed by an annealing phase on the same file
+(``--alpha 0.02 --games 1475000``); ``--lam`` above 0 uses eligibility traces (slower).
 
 Interrupt at any time; rerunning the same command resumes from the checkpoint.
 """
