@@ -21,6 +21,20 @@ STARTING_BOARD = np.array(
 )
 
 
+@njit(cache=True)
+def opening_roll():
+    """The first roll of a game (numba's generator): two different dice, doubles re-rolled.
+
+    Standard rules: each player throws one die and the higher starts, playing both numbers,
+    so the opening roll is never a double.
+    """
+    while True:
+        d1 = np.random.randint(1, 7)
+        d2 = np.random.randint(1, 7)
+        if d1 != d2:
+            return d1, d2
+
+
 class BoardError(ValueError):
     """A board is not a legal backgammon position; the message names the field."""
 

@@ -21,8 +21,8 @@ position IDs of reference set A (``tests/test_bg_pr_engines.py``).
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np

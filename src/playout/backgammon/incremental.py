@@ -36,9 +36,17 @@ from numba import njit
 
 from playout.backgammon.board import is_race
 from playout.backgammon.evaluators import eval_after_move
-from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
 from playout.backgammon.features import shot_inputs
-from playout.backgammon.net import N_BASE_INPUTS, N_INPUTS, _sigmoid, encode_flipped, invert, money_equity, sanitize
+from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
+from playout.backgammon.net import (
+    N_BASE_INPUTS,
+    N_INPUTS,
+    _sigmoid,
+    encode_flipped,
+    invert,
+    money_equity,
+    sanitize,
+)
 from playout.jitcache import flush_stale_caches, siblings
 
 #: Distinct boards one half-move's cache holds (21 rolls; far more than ever seen).

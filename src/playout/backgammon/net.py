@@ -31,7 +31,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from playout.backgammon.board import flip, game_result, is_race
+from playout.backgammon.board import (
+    STARTING_BOARD,
+    flip,
+    game_result,
+    is_race,
+    opening_roll,
+)
 from playout.backgammon.features import shot_inputs
 from playout.backgammon.moves import MAX_MOVES, legal_moves_into
 from playout.jitcache import flush_stale_caches, siblings
@@ -289,24 +295,17 @@ def td_train(W1, b1, W2, b2, n_games, seed, alpha, lam, stats):
     live = np.zeros(2, dtype=np.bool_)
     nz = np.zeros(I, dtype=np.int64)
     gh = np.zeros(H)
-    start = np.array([0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5,
-                      0, 0, 0, 0, 2, 0], dtype=np.int8)
     for g in range(n_games):
         eW1[:] = 0.0
         eb1[:] = 0.0
         eW2[:] = 0.0
         eb2[:] = 0.0
-        board = start.copy()
+        board = STARTING_BOARD.copy()
         player = 0
         live[0] = False
         live[1] = False
         plies_race = 0
-        # opening roll: no doubles
-        while True:
-            d1 = np.random.randint(1, 7)
-            d2 = np.random.randint(1, 7)
-            if d1 != d2:
-                break
+        d1, d2 = opening_roll()
         first = True
         plies = 0
         while True:

@@ -25,7 +25,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from playout.backgammon.board import flip, game_result, is_race
+from playout.backgammon.board import (
+    STARTING_BOARD,
+    flip,
+    game_result,
+    is_race,
+    opening_roll,
+)
 from playout.backgammon.cube import janowski_live
 from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
 from playout.backgammon.incremental import best_plays
@@ -33,8 +39,8 @@ from playout.backgammon.incremental import new_workspace as new_inc_workspace
 from playout.backgammon.moves import MAX_MOVES, new_workspace
 from playout.backgammon.net import invert, terminal_probs
 from playout.backgammon.search import _R1, _R2, best_reply
-from playout.stats import wilson_interval
 from playout.jitcache import flush_stale_caches, siblings
+from playout.stats import wilson_interval
 
 
 @njit(cache=True)
@@ -280,17 +286,11 @@ def play_games(ka, W1a, b1a, W2a, b2a, pra, pca, kb, W1b, b1b, W2b, b2b, prb, pc
     val = np.zeros(5)
     moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
     ws = new_workspace()
-    start = np.array([0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5,
-                      0, 0, 0, 0, 2, 0], dtype=np.int8)
     for g in range(n_games):
         np.random.seed(seed + g)
-        b = start.copy()
+        b = STARTING_BOARD.copy()
         a_to_act = g % 2 == 0
-        while True:
-            d1 = np.random.randint(1, 7)
-            d2 = np.random.randint(1, 7)
-            if d1 != d2:
-                break
+        d1, d2 = opening_roll()
         first = True
         while True:
             if not first:

@@ -14,13 +14,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from playout.backgammon.board import flip, game_result, is_race
+from playout.backgammon.board import (
+    STARTING_BOARD,
+    flip,
+    game_result,
+    is_race,
+    opening_roll,
+)
 from playout.backgammon.incremental import best_plays, refresh_workspace
 from playout.backgammon.net import N_OUT, encode, forward
 from playout.jitcache import flush_stale_caches, siblings
-
-_START = np.array([0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5,
-                   0, 0, 0, 0, 2, 0], dtype=np.int8)
 
 
 @njit(cache=True, fastmath=True)
@@ -44,13 +47,9 @@ def td0_train(W1, b1, W2, b2, n_games, seed, alpha, ws, stats):
     boards = ws[5]
     probs = ws[6]
     for g in range(n_games):
-        board = _START.copy()
+        board = STARTING_BOARD.copy()
         player = 0
-        while True:
-            d1 = np.random.randint(1, 7)
-            d2 = np.random.randint(1, 7)
-            if d1 != d2:
-                break
+        d1, d2 = opening_roll()
         first = True
         plies = 0
         while True:
