@@ -133,7 +133,7 @@ def _record(rec, lv, w, src, die):
     rec[lv, 4] = 0
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=True, inline="always")
 def _step(W1, net, acc, st, rec, lo):
     """Accumulator and state of depth ``lo`` from depth ``lo - 1`` and the step in ``rec[lo]``."""
     li = lo - 1
@@ -188,7 +188,7 @@ def _home_run(made):
     return home, run
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=True, inline="always")
 def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, x):
     """``probs[j]`` = the mover's five probabilities from accumulator ``acc[lv]``.
 
@@ -251,7 +251,7 @@ def _probe(w, z, table, hashes, boards):
     return -1, slot
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
               probs, eqs, counts, hid, raw, x, fb):
     """Evaluate post-move board ``w`` (depth ``lv``, not in the cache) and store it; its row."""
@@ -296,7 +296,7 @@ def _keep(j, best, bi, boards, probs, eqs):
     return best, bi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
                probs, eqs, counts, hid, raw, x, fb):
     """Cache row of the best 1-ply play of dice ``d1 d2`` from pre-move ``w`` (restored on return).
