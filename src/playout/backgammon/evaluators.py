@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from playout.backgammon import net as _net
-from playout.backgammon.board import checkers_off, flip, game_result, is_race
+from playout.backgammon.board import checkers_off, game_result, is_race
 from playout.jitcache import flush_stale_caches, siblings
 
 DATA = Path(str(resources.files("playout.backgammon") / "data"))
@@ -57,10 +57,16 @@ def pubeval_score(race, contact, b):
     ``pos[25 - j]``) five units (opponent blot, own blot, own >= 2, own == 3,
     (own - 3) / 2 for own >= 4), then opponent's bar / 2 and own checkers off / 15.
     """
+    return _pubeval(race, contact, b, False)
+
+
+@njit(cache=True)
+def _pubeval(race, contact, b, flipped):
+    """:func:`pubeval_score` of ``b`` or, with ``flipped``, of ``flip(b)`` (nothing allocated)."""
     w = race if is_race(b) else contact
     s = 0.0
     for j in range(1, 25):
-        n = int(b[25 - j])
+        n = -int(b[j]) if flipped else int(b[25 - j])
         k = 5 * (j - 1)
         if n == -1:
             s += w[k]
@@ -72,9 +78,9 @@ def pubeval_score(race, contact, b):
                 s += w[k + 3]
             elif n >= 4:
                 s += w[k + 4] * (n - 3) * 0.5
-    off, _ = checkers_off(b)
-    s += w[120] * int(b[0]) * 0.5
-    s += w[121] * off / 15.0
+    off_mover, off_opp = checkers_off(b)
+    s += w[120] * int(b[25] if flipped else b[0]) * 0.5
+    s += w[121] * (off_opp if flipped else off_mover) / 15.0
     return s
 
 
@@ -90,7 +96,7 @@ def eval_kernel(kind, W1, b1, W2, b2, pr, pc, b, x, h, out):
         _net.forward(W1, b1, W2, b2, 1 if is_race(b) else 0, x, h, out)
         _net.sanitize(out)
     else:
-        s = pubeval_score(pr, pc, flip(b))  # the opponent just moved
+        s = _pubeval(pr, pc, b, True)  # the opponent just moved: score flip(b)
         out[:] = 0.0
         out[0] = 1.0 - 1.0 / (1.0 + np.exp(-s))
 

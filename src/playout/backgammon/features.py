@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 #: the 21 distinct rolls (a >= c) and their weight out of 36
 _RA = np.array([a for a in range(1, 7) for c in range(1, a + 1)], dtype=np.int64)
@@ -61,6 +62,19 @@ def _shot_tables():
 
 
 _DIRECT, _COMBO, _DBL = _shot_tables()
+
+
+#: bitmask of the six doubles among the 21 rolls
+_DOUBLES = int(sum(1 << r for r in range(21) if _RA[r] == _RC[r]))
+
+
+@njit(cache=True, inline="always")
+def _popcount(v):
+    """Set bits of a non-negative ``v`` below bit 32 (SWAR)."""
+    v = v - ((v >> 1) & 0x55555555)
+    v = (v & 0x33333333) + ((v >> 2) & 0x33333333)
+    v = (v + (v >> 4)) & 0x0F0F0F0F
+    return ((v * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
 @njit(cache=True, inline="always")
@@ -197,14 +211,16 @@ def shot_stats(b, hitter_is_mover):
     covered = np.int64(0)
     hit36 = 0
     loss = 0
-    for t in range(24, 0, -1):
-        if not _on(blots, t):
-            continue
+    rest = blots
+    while rest != 0:
+        t = 63 - leading_zeros(rest)  # the farthest-advanced blot left
+        rest &= ~(np.int64(1) << t)
         m = np.int64(0)
-        for src in range(t + 1, min(24, t + 24) + 1):
-            if not _on(occ, src):
-                continue
-            D = src - t
+        srcs = (occ >> (t + 1)) & 0xFFFFFF  # hitter checkers 1..24 pips above t
+        while srcs != 0:
+            D = trailing_zeros(srcs) + 1
+            srcs &= srcs - 1
+            src = t + D
             m |= _DIRECT[D]
             for j in range(3):
                 r = _COMBO[D, j, 0]
@@ -228,15 +244,10 @@ def shot_stats(b, hitter_is_mover):
                         m |= np.int64(1) << r
         new = m & ~covered
         covered |= m
-        while new != 0:
-            low = new & -new
-            r = 0
-            while low > 1:
-                low >>= 1
-                r += 1
-            hit36 += _RW[r]
-            loss += _RW[r] * t
-            new &= new - 1
+        # rolls out of 36: 2 per non-double, 1 per double
+        w36 = 2 * _popcount(new) - _popcount(new & _DOUBLES)
+        hit36 += w36
+        loss += w36 * t
     return hit36 / 36.0, loss / (36.0 * 25.0)
 
 

@@ -131,7 +131,8 @@ def forward(W1, b1, W2, b2, net, x, h, out):
     """One net's outputs for inputs ``x``: fills hidden ``h[H]`` and ``out[5]`` (raw sigmoids)."""
     H = b1.shape[1]
     Wn = W1[net]
-    h[:] = b1[net]
+    for j in range(H):
+        h[j] = b1[net, j]
     for i in range(x.shape[0]):
         xi = x[i]
         if xi != 0.0:
