@@ -202,7 +202,8 @@ def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, x):
     H = acc.shape[1]
     for k in range(H):
         hid[k] = acc[lv, k] + dh * W1[net, _MY_HOME, k] + dr * W1[net, _MY_RUN, k]
-    if W1.shape[1] > N_BASE_INPUTS:
+    if net == 0 and W1.shape[1] > N_BASE_INPUTS:
+        # (in a race no blot can be hit: the shot inputs stay 0, as at the base)
         shot_inputs(w, x, N_BASE_INPUTS, True)
         for i in range(4):
             d = x[N_BASE_INPUTS + i] - fb[i]
