@@ -55,6 +55,17 @@ def test_eval_cube_play_rollout_json():
     (["eval", "1,2,3"], "POSITION"),
     (["eval", START, "--evaluator", "nope"], "--evaluator"),
     (["eval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0"], "POSITION"),
+    (["hint", START, "--dice", "31", "--top", "0"], "--top"),
+    (["hint", START, "--dice", "31", "--ply", "5"], "--ply"),
+    (["rollout", START, "--truncate", "-2"], "--truncate"),
+    (["rollout", START, "--workers", "-1"], "--workers"),
+    (["rollout", START, "--trials", "0"], "--trials"),
+    (["rollout", START, "--dice", "31", "--candidates", "0"], "--candidates"),
+    # a finished game: no checkers left for either side / for one side
+    (["eval", "AAAAAAAAAAAAAA"], "the game is over: both sides"),
+    (["cube", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-15,0"], "the side to act has borne off"),
+    (["hint", "0,15,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "--dice", "31"],
+     "the opponent has borne off"),
 ])
 def test_bad_input_one_line_exit_2(args, field):
     r = run(*args)
@@ -86,3 +97,28 @@ def test_cube_match_play_from_xgid():
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
     assert d["can_double"] is False and 0.5 < d["equity_nd"] < 1.0
+
+
+def test_rollout_probabilities_stay_probabilities_with_few_trials():
+    """Luck-adjusted means can leave [0, 1] over a few trials; the reported probabilities are
+    clipped and ordered (win >= gammon >= backgammon) while the equity stays the raw mean."""
+    r = run("rollout", START, "--trials", "5", "--workers", "0", "--json")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.output)["results"][0]
+    p = res["probs"]
+    assert all(0.0 <= v <= 1.0 for v in p)
+    assert p[0] >= p[1] >= p[2] and 1.0 - p[0] >= p[3] >= p[4]
+    assert json.loads(r.output)["evaluator"] == json.loads(run("hint", START, "--dice", "31",
+                                                                "--json").output)["evaluator"]
+
+
+def test_play_draws_every_board_from_player_0s_side():
+    r = run("play", "--seed", "3")
+    assert r.exit_code == 0, r.output
+    boards = r.output.split("player ")[1:-1]
+    assert len(boards) > 10
+    # X (player 0) always drawn as the bottom side: its pip line names X first on every board
+    pip_lines = [ln.strip() for b in boards for ln in b.splitlines() if "pips" in ln]
+    assert len(pip_lines) == len(boards)
+    assert all(ln.startswith("X: pips") for ln in pip_lines)
+    assert "rolls " in r.output and "-" in r.output.split("rolls ")[1][:3]

@@ -61,6 +61,7 @@ def test_gnubg_cube_agrees_with_reference_on_clear_cases():
 @pytest.mark.parametrize("text,kind,ply", [
     ("gnubg:ply=0", "gnubg", 0), ("gnubg:xgply=3", "gnubg", 2), ("bgsage:ply=2", "bgsage", 2),
     ("bgsage:gnubgply=0", "bgsage", 1), ("ours:ply=3", "ours", 3), ("pubeval", "pubeval", 1),
+    ("ours:ply=4", "ours", 4), ("gnubg:ply=3", "gnubg", 3), ("gnubg:xgply=4", "gnubg", 3),
 ])
 def test_parse_spec(text, kind, ply):
     s = E.parse_spec(text)
@@ -78,7 +79,8 @@ def test_ours_with_a_weights_file(tmp_path):
 
 
 @pytest.mark.parametrize("text", ["xg:ply=1", "gnubg:ply=x", "bgsage:ply", "bgsage:ply=0", "gnubg:depth=2",
-                                  "ours:ply=1,weights=/nonexistent/net.npz"])
+                                  "ours:ply=1,weights=/nonexistent/net.npz", "ours:ply=5", "ours:ply=9",
+                                  "gnubg:ply=4", "bgsage:xgply=5", "gnubg:xgply=5"])
 def test_bad_spec_is_a_clear_error(text):
     with pytest.raises(E.EngineError, match="engine spec"):
         E.parse_spec(text)

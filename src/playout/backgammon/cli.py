@@ -17,12 +17,20 @@ import numpy as np
 
 
 def _position(text: str):
+    from playout.backgammon.board import checkers_off
     from playout.backgammon.ids import PositionError, parse_position
 
     try:
-        return parse_position(text)
+        pos = parse_position(text)
     except PositionError as exc:
         raise click.BadParameter(str(exc), param_hint="POSITION") from None
+    off_me, off_opp = checkers_off(pos.board)
+    if off_me == 15 or off_opp == 15:
+        who = "both sides have" if off_me == off_opp else (
+            "the side to act has" if off_me == 15 else "the opponent has")
+        raise click.BadParameter(f"the game is over: {who} borne off all 15 checkers",
+                                 param_hint="POSITION")
+    return pos
 
 
 def _dice(text: str | None, pos=None):
@@ -51,6 +59,9 @@ def _evaluator(name: str):
         return get_evaluator(name)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--evaluator") from None
+
+
+PLY_HELP = "1..4, XG numbering (1 = raw net); gnubg's 0g/1g/2g also accepted"
 
 
 def move_text(before, after) -> str:
@@ -112,14 +123,27 @@ class BgGroup(click.Group):
 
 @click.group(cls=BgGroup)
 def bg() -> None:
-    """Backgammon analysis: hints, evaluations, cube actions, rollouts, self-play."""
+    """Backgammon analysis: hints, evaluations, cube actions, rollouts, self-play.
+
+    \b
+    POSITION (the side to act's view, before its roll) is one of:
+      gnubg position ID          4HPwATDgc/ABMA
+      position ID:match ID       4HPwATDgc/ABMA:cAkAAAAAAAAA  (dice, cube, score)
+      XGID                       XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10
+      board26                    26 comma-separated counts: [0] the opponent's bar
+                                 (>= 0), [1..24] the points numbered from the side to
+                                 act's home (positive = its checkers, negative = the
+                                 opponent's), [25] the side to act's bar
+    Plies use XG numbering (1 = raw net); gnubg's spelling 0g/1g/2g = our 1/2/3.
+    """
 
 
 @bg.command()
 @click.argument("position")
 @click.option("--dice", help="the roll to play, e.g. 31 (default: from the match ID/XGID)")
-@click.option("--ply", default="1", show_default=True, help="XG numbering (1 = raw net); gnubg's 0g/1g/2g")
-@click.option("--top", default=10, show_default=True, help="candidates to show")
+@click.option("--ply", default="1", show_default=True, help=PLY_HELP)
+@click.option("--top", default=10, show_default=True, type=click.IntRange(min=1),
+              help="candidates to show")
 @common
 def hint(position, dice, ply, top, evaluator, as_json):
     """Ranked plays for POSITION with --dice, by cubeless money equity."""
@@ -151,7 +175,7 @@ def hint(position, dice, ply, top, evaluator, as_json):
 
 @bg.command("eval")
 @click.argument("position")
-@click.option("--ply", default="1", show_default=True)
+@click.option("--ply", default="1", show_default=True, help=PLY_HELP)
 @common
 def eval_(position, ply, evaluator, as_json):
     """Five probabilities and equity for the side to act in POSITION (pre-roll)."""
@@ -179,7 +203,7 @@ def eval_(position, ply, evaluator, as_json):
 
 @bg.command()
 @click.argument("position")
-@click.option("--ply", default="1", show_default=True)
+@click.option("--ply", default="1", show_default=True, help=PLY_HELP)
 @click.option("--cube", "cube_value", type=int, default=None, help="cube value (default: from the ID)")
 @click.option("--owner", type=click.Choice(["centered", "player", "opponent"]), default=None)
 @click.option("--jacoby/--no-jacoby", default=True, show_default=True)
@@ -208,10 +232,13 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
 @bg.command()
 @click.argument("position")
 @click.option("--dice", help="roll out the candidate plays of this roll (else the position itself)")
-@click.option("--trials", default=1296, show_default=True)
-@click.option("--truncate", default=0, show_default=True, help="half-moves before truncation (0 = none)")
-@click.option("--workers", default=None, type=int, help="processes (0 = in-process; default one per core)")
-@click.option("--candidates", default=5, show_default=True, help="plays to roll out (best at 1-ply)")
+@click.option("--trials", default=1296, show_default=True, type=click.IntRange(min=1))
+@click.option("--truncate", default=0, show_default=True, type=click.IntRange(min=0),
+              help="half-moves before truncation (0 = none)")
+@click.option("--workers", default=None, type=click.IntRange(min=0),
+              help="processes (0 = in-process; default one per core)")
+@click.option("--candidates", default=5, show_default=True, type=click.IntRange(min=1),
+              help="plays to roll out (best at 1-ply)")
 @click.option("--seed", default=1, show_default=True)
 @click.option("--no-vr", is_flag=True, help="no variance reduction")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
@@ -230,8 +257,6 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
     from playout.backgammon.search import choose_move
 
     pos = _position(position)
-    if trials < 1:
-        raise click.BadParameter("must be >= 1", param_hint="--trials")
     ev = _evaluator(evaluator)
     if ev.kernel_args() is None:
         raise click.BadParameter("rollouts need net, pubeval or a .npz", param_hint="--evaluator")
@@ -261,7 +286,7 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
     except ValueError as exc:  # e.g. a results file of another job
         raise click.ClickException(str(exc)) from None
     if as_json:
-        click.echo(json.dumps({"evaluator": evaluator, "trials": trials, "truncate": truncate,
+        click.echo(json.dumps({"evaluator": ev.name, "trials": trials, "truncate": truncate,
                                "vr": not no_vr, "results": res}))
         return
     for r in res:
@@ -275,7 +300,7 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
 
 @bg.command()
 @click.option("--seed", default=1, show_default=True)
-@click.option("--ply", default="1", show_default=True)
+@click.option("--ply", default="1", show_default=True, help=PLY_HELP)
 @click.option("--opponent", default=None, help="evaluator for the second side (default: same)")
 @click.option("--quiet", is_flag=True, help="only the result")
 @common
@@ -300,8 +325,11 @@ def play(seed, ply, opponent, quiet, evaluator, as_json):
         record.append({"side": side, "position_id": position_id(b), "dice": list(d),
                        "move": move_text(b, mc.board), "equity": round(mc.equity, 4)})
         if not quiet and not as_json:
-            click.echo(f"\nplayer {side} ({evs[side].name}) rolls {d[0]}{d[1]}: {record[-1]['move']}")
-            click.echo(ascii_board(mc.board, names=("X", "O") if side == 0 else ("O", "X")))
+            mark = "XO"[side]
+            click.echo(f"\nplayer {side} ({mark}, {evs[side].name}) rolls {d[0]}-{d[1]}: "
+                       f"{record[-1]['move']}")
+            # always drawn from player 0's side (X at the bottom), as a game viewer shows it
+            click.echo(ascii_board(mc.board if side == 0 else flip(mc.board), names=("X", "O")))
         r = game_result(mc.board)
         if r:
             winner = side

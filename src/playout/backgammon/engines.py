@@ -289,6 +289,10 @@ def parse_spec(text: str) -> Spec:
         raise EngineError(f"engine spec {text!r}: unknown option(s) {', '.join(sorted(opts))}")
     if ply < (0 if gnubg_numbering else 1):
         raise EngineError(f"engine spec {text!r}: ply {ply} is below the raw net")
+    top = 3 if gnubg_numbering else 4  # XG 4-ply = gnubg 3-ply, as `bg hint --ply` allows
+    if ply > top:
+        raise EngineError(f"engine spec {text!r}: ply {ply} is out of range "
+                          f"({'0..3 in gnubg' if gnubg_numbering else '1..4 in XG'} numbering)")
     return Spec(kind, ply, evaluator, weights)
 
 

@@ -37,7 +37,7 @@ from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
 from playout.backgammon.incremental import best_plays
 from playout.backgammon.incremental import new_workspace as new_inc_workspace
 from playout.backgammon.moves import MAX_MOVES, new_workspace
-from playout.backgammon.net import invert, terminal_probs
+from playout.backgammon.net import invert, sanitize, terminal_probs
 from playout.backgammon.search import _R1, _R2, best_reply
 from playout.jitcache import flush_stale_caches, siblings
 from playout.stats import wilson_interval
@@ -406,7 +406,14 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
         if post_move:
             probs = np.array([1 - probs[0], probs[3], probs[4], probs[1], probs[2]])
             eq = -eq
-        row = {"board": [int(v) for v in b], "probs": [round(float(v), 6) for v in probs],
+        # The luck-adjusted means are unbiased but, being sums of outcomes and luck terms, can
+        # leave [0, 1] by a little (a few trials, or a probability near 0): the reported
+        # probabilities are clipped and made consistent (wins >= gammons >= backgammons), as the
+        # evaluators' outputs are; ``equity`` stays the unclipped mean, the estimate the standard
+        # error belongs to.
+        shown = np.clip(probs, 0.0, 1.0)
+        sanitize(shown)
+        row = {"board": [int(v) for v in b], "probs": [round(float(v), 6) for v in shown],
                "equity": round(float(eq), 6), "std_error": round(se, 6), "trials": n}
         if cubeful:
             del row["probs"]
@@ -414,7 +421,7 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
         elif cube_owner is not None:
             from playout.backgammon.cube import cube_efficiency, cubeful_equity
 
-            row["cubeful_equity"] = round(cubeful_equity(probs, cube_owner, cube_efficiency(b)), 6)
+            row["cubeful_equity"] = round(cubeful_equity(shown, cube_owner, cube_efficiency(b)), 6)
         out.append(row)
     return out
 
