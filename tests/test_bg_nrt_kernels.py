@@ -44,8 +44,8 @@ SCRIPT = textwrap.dedent(
 
 def test_nrt_false_entry_points_compile_first_from_an_empty_cache(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    r = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, check=False,
-                       timeout=900)
+    r = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env,
+                       check=False, timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]
     lines = r.stdout.splitlines()
     assert lines[0].startswith("best_plays [")
