@@ -68,7 +68,13 @@ def test_user_mdp_by_module_path(tmp_path):
 def test_play_connect4_self_play_ends():
     r = run("play", "connect4", "--engine", "python", "-n", "100", "--quiet")
     assert r.exit_code == 0
-    assert r.output.startswith("game over (terminal)")
+    assert r.output.startswith("game over after ")
+
+
+def test_play_stopped_at_the_step_limit_says_so_once():
+    r = run("play", "gridworld", "-n", "20", "--quiet", "--max-steps", "2")
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("stopped at the 2-step limit after 2 steps; total reward ")
 
 
 def test_trace_gridworld_optimal_actions_lead(tmp_path):

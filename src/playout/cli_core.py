@@ -286,21 +286,24 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
             show(state)
     except MDPError as exc:
         raise click.ClickException(str(exc)) from None
-    end = "terminal" if mdp.is_terminal(state) else f"stopped after {max_steps} steps"
     if isinstance(mdp, Game):
-        click.echo(f"game over ({end}) after {steps} moves; player 0 reward {total[0]:+.3f}")
+        end = "game over" if mdp.is_terminal(state) else f"stopped at the {max_steps}-move limit"
+        click.echo(f"{end} after {steps} moves; player 0 reward {total[0]:+.3f}")
     else:
-        click.echo(f"episode over ({end}) after {steps} steps; total reward {total[0]:.3f}")
+        end = "episode over" if mdp.is_terminal(state) else f"stopped at the {max_steps}-step limit"
+        click.echo(f"{end} after {steps} steps; total reward {total[0]:.3f}")
 
 
 @click.command()
 @click.argument("domain")
 @click.option("--iterations", "-n", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--c", "c", type=float, default=None, callback=_finite_c, help="Exploration constant C (>= 0).")
-@click.option("--discount", type=click.FloatRange(0, 1, min_open=True), default=None)
+@click.option("--discount", type=click.FloatRange(0, 1, min_open=True), default=None,
+              help="Discount factor in (0, 1] (default: the domain's).")
 @click.option("--depth", type=click.IntRange(0), default=None, help="Simulation depth limit.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--solver", type=click.Choice(["generic", "stateful"]), default=None)
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--solver", type=click.Choice(["generic", "stateful"]), default=None,
+              help="Solver (default: the domain's).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for trace.csv and the three PNG plots.")
 def trace(domain, iterations, c, discount, depth, seed, solver, out_dir):
