@@ -72,9 +72,9 @@ def test_play_connect4_self_play_ends():
 
 
 def test_play_stopped_at_the_step_limit_says_so_once():
-    r = run("play", "gridworld", "-n", "20", "--quiet", "--max-steps", "2")
+    r = run("play", "gridworld", "-n", "20", "--quiet", "--max-steps", "1")
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("stopped at the 2-step limit after 2 steps; total reward ")
+    assert r.output.startswith("stopped at the 1-step limit after 1 steps; total reward ")
 
 
 def test_trace_gridworld_optimal_actions_lead(tmp_path):
