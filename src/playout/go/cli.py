@@ -41,13 +41,28 @@ class _GoGroup(click.Group):
 
 
 def _table(mc_patterns: str | None, mc_load_patterns: str | None):
+    """The playout table; a bad name or file is a :class:`UserError` with the same one line
+    as ``playout go patterns`` gives (``FILE: is a directory``, ``FILE:LINE: ...``)."""
+    from pathlib import Path
+
     from playout.go.tables import DEFAULT_DATABASE, load_table
 
+    if mc_load_patterns is not None and not Path(mc_load_patterns).exists():
+        raise UserError(f"{mc_load_patterns}: no such pattern file")
     try:
         return load_table(mc_patterns or DEFAULT_DATABASE, mc_load_patterns)
-    except (ValueError, OSError) as exc:
-        src = mc_load_patterns or mc_patterns
-        raise UserError(f"cannot load pattern database {src!r}: {exc}") from None
+    except OSError as exc:
+        raise UserError(f"{mc_load_patterns or mc_patterns}: cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:  # the message names the file or the name already
+        raise UserError(str(exc)) from None
+
+
+def _budget(playouts: int | None, seconds: float | None, default: int) -> int | None:
+    """Playouts per move: ``--playouts``, or ``default`` unless ``--seconds`` is given.
+    Both together are a usage error (as ``playout solve`` treats --iterations/--seconds)."""
+    if playouts is not None and seconds is not None:
+        raise click.UsageError("give --playouts or --seconds, not both")
+    return playouts if playouts or seconds else default
 
 
 def engine_options(f):
@@ -56,12 +71,13 @@ def engine_options(f):
         click.option("--mc-patterns", default=None,
                      help="Built-in database: uniform, mogo_classic, montegnu_classic (default, as in GNU Go) "
                           "(with or without the mc_ prefix)."),
-        click.option("--mc-load-patterns", type=click.Path(dir_okay=False), default=None,
+        click.option("--mc-load-patterns", type=click.Path(), default=None,
                      help="Database file in GNU Go's mc_*.db format (wins over --mc-patterns)."),
         click.option("--playouts", type=click.IntRange(1), default=None,
-                     help="Simulations per move (default 10000 unless --seconds)."),
+                     help="Simulations per move (default: 10000 for gtp, 3000 for analyze); "
+                          "not with --seconds."),
         click.option("--seconds", type=click.FloatRange(0.01), default=None,
-                     help="Thinking time per move."),
+                     help="Thinking time per move; not with --playouts."),
         click.option("--threads", type=click.IntRange(1, 64), default=1,
                      help="Search threads (root parallelisation)."),
         click.option("--seed", type=int, default=1, help="Random seed."),
@@ -92,8 +108,9 @@ def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, mc_patterns, m
     """Speak GTP version 2 on stdin/stdout."""
     from playout.go.gtp import GtpEngine
 
+    playouts = _budget(playouts, seconds, 10000)
     table = _table(mc_patterns, mc_load_patterns)
-    eng = GtpEngine(boardsize, komi, table, playouts=playouts if playouts or seconds else 10000,
+    eng = GtpEngine(boardsize, komi, table, playouts=playouts,
                     seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k,
                     transpositions=transpositions)
     if verbose:
@@ -112,17 +129,17 @@ def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds,
     """Print the engine's choice and win rate before each move of SGF_FILE."""
     from playout.go.board import point_to_gtp
     from playout.go.player import Player
-    from playout.go.sgf import SgfError, load_sgf
+    from playout.go.sgf import SgfError, read_sgf
 
+    playouts = _budget(playouts, seconds, 3000)
     table = _table(mc_patterns, mc_load_patterns)
     try:
-        final = load_sgf(sgf_file)
+        b, final = read_sgf(sgf_file)
     except SgfError as exc:
         raise UserError(str(exc)) from None
-    pl = Player(table, playouts=playouts if playouts or seconds else 3000, seconds=seconds,
-                threads=threads, seed=seed, resign=0)
+    pl = Player(table, playouts=playouts, seconds=seconds, threads=threads, seed=seed, resign=0)
 
-    b = load_sgf(sgf_file, 0)
+    b = b.copy()
     for i, (c, p) in enumerate(final.moves):
         b.to_move = c
         info = pl.analyze(b, seconds, None if seconds else pl.playouts)

@@ -7,7 +7,9 @@ Examples::
     playout go patterns mc_montegnu_classic --rules
     playout go patterns my.db --verify             # every cell against the pure-Python matcher
 
-A malformed file gives one line ``Error: FILE:LINE: what is wrong`` and exit code 2.
+A malformed file gives one line ``Error: FILE:LINE: what is wrong`` and exit code 2; so do a
+directory (``FILE: is a directory, not a pattern file``), a file without patterns
+(``FILE: no patterns found``) and an unreadable file.
 """
 
 from __future__ import annotations
@@ -53,7 +55,9 @@ def patterns(source: str, stats: bool, show_rules: bool, verify: bool, as_json: 
     uniform, mogo_classic, montegnu_classic, with or without the mc_ prefix)."""
     try:
         compiled = load_patterns(source)
-    except (PatternError, ValueError, OSError) as exc:
+    except OSError as exc:
+        raise _BadInput(f"{source}: cannot read: {exc.strerror or exc}") from None
+    except (PatternError, ValueError) as exc:
         raise _BadInput(str(exc)) from None
     if verify:
         from playout.go.pattern_compiler import verify_against_reference

@@ -1,9 +1,10 @@
 """GTP version 2 engine (Go Text Protocol, Farnebäck's draft 2 spec) over :class:`~playout.go.player.Player`.
 
 Commands: protocol_version, name, version, known_command, list_commands, quit, boardsize,
-clear_board, komi, play, genmove, reg_genmove, undo, showboard, final_score, final_status_list,
-time_settings, time_left, loadsgf, printsgf, kgs-genmove_cleanup.  Any malformed or unknown
-input answers ``? message`` and the engine keeps running.  :meth:`GtpEngine.handle` takes one
+clear_board, komi, fixed_handicap, place_free_handicap, set_free_handicap, play, genmove,
+reg_genmove, undo, showboard, final_score, final_status_list, time_settings, time_left, loadsgf,
+printsgf, kgs-genmove_cleanup.  Any malformed or unknown input answers ``? message`` and the
+engine keeps running.  :meth:`GtpEngine.handle` takes one
 line and returns the full response (``"= ...\\n\\n"``), so tests drive it in-process.
 """
 
@@ -12,8 +13,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from playout.go.board import (
     BLACK,
+    COLUMNS,
     MAX_SIZE,
     MIN_SIZE,
     PASS,
@@ -25,7 +29,7 @@ from playout.go.board import (
 )
 from playout.go.player import Player
 from playout.go.tables import DEFAULT_DATABASE, Table, load_table
-from playout.go.sgf import SgfError, board_to_sgf, load_sgf
+from playout.go.sgf import SgfError, board_to_sgf, read_sgf
 
 NAME = "playout"
 VERSION = "0.1.0"
@@ -33,6 +37,74 @@ VERSION = "0.1.0"
 
 class GtpFailure(Exception):
     """A command that fails: answered ``? <message>``."""
+
+
+def max_fixed_handicap(size: int) -> int:
+    """Most stones ``fixed_handicap`` accepts on a ``size`` board (GTP v2 spec, 4.1.1):
+    none below 7x7, 4 on 7x7 and even sizes, 9 on odd sizes from 9x9 (the spec goes to 25x25)."""
+    if size < 7 or size > 25:
+        return 0
+    return 4 if size == 7 or size % 2 == 0 else 9
+
+
+def _star_layout(n: int, size: int, line: int) -> list[tuple[int, int]]:
+    """The GTP v2 (4.1.1) order of ``n`` <= 9 handicap points as 0-based (column, row from the
+    bottom), corners on ``line`` (1 = edge): lower left, upper right, upper left, lower right;
+    then the centre for 5 and 7; the two side points of the middle row for 6 and 7; the
+    middle row and middle column side points for 8 and 9, plus the centre for 9."""
+    lo, hi, mid = line - 1, size - line, size // 2
+    pts = [(lo, lo), (hi, hi), (lo, hi), (hi, lo)]
+    if n >= 6:
+        pts += [(lo, mid), (hi, mid)]
+    if n >= 8:
+        pts += [(mid, lo), (mid, hi)]
+    if n % 2 == 1 and n >= 5:
+        pts.append((mid, mid))
+    return pts[:n]
+
+
+def _handicap_line(size: int) -> int:
+    """Line of the corner handicap points: the 4th from 13x13, the 3rd from 7x7 (GTP v2 4.1.1);
+    the 2nd on the smaller boards, which the spec leaves to the engine."""
+    return 4 if size >= 13 else 3 if size >= 7 else 2
+
+
+def fixed_handicap_vertices(n: int, size: int) -> list[str]:
+    """GTP vertices of the fixed handicap of ``n`` stones on a ``size`` board, in the spec's
+    order (19x19: D4 Q16 D16 Q4, then K10 / D10 Q10 / ... up to K4 K16 and K10 for 9; 9x9:
+    C3 G7 C7 G3 ...).  Raises ValueError if GTP v2 defines no placement for ``n`` on ``size``."""
+    if not 2 <= n <= max_fixed_handicap(size):
+        raise ValueError(f"no fixed handicap of {n} stones on {size}x{size}")
+    return [f"{COLUMNS[x]}{y + 1}" for x, y in _star_layout(n, size, _handicap_line(size))]
+
+
+def free_handicap_vertices(n: int, size: int) -> list[str]:
+    """Our choice for ``place_free_handicap``: the fixed placement where GTP defines one
+    (else the same star layout on the 2nd line for boards under 7x7, up to 4 or 9 points),
+    then each further stone on the empty point farthest (Euclidean) from every stone placed,
+    off the first line while there is room (from 7x7), ties to the point nearest the centre,
+    then in row order from the top.  ``2 <= n <
+    size * size`` (ValueError otherwise)."""
+    if not 2 <= n < size * size:
+        raise ValueError(f"cannot place {n} handicap stones on {size}x{size}")
+    star_max = 4 if size % 2 == 0 or size == 7 else 9
+    placed = _star_layout(min(n, star_max), size, _handicap_line(size))
+    xs, ys = np.meshgrid(np.arange(size), np.arange(size)[::-1])  # row order from the top
+    xs, ys = xs.ravel(), ys.ravel()
+    free = np.ones(xs.size, bool)
+    d2 = np.full(xs.size, np.inf)
+    for x, y in placed:
+        free[(xs == x) & (ys == y)] = False
+        d2 = np.minimum(d2, (xs - x) ** 2 + (ys - y) ** 2)
+    centre = ((xs - (size - 1) / 2) ** 2 + (ys - (size - 1) / 2) ** 2)
+    edge = (size >= 7) & ((xs == 0) | (ys == 0) | (xs == size - 1) | (ys == size - 1))
+    while len(placed) < n:  # the first line only once the rest is full (boards from 7x7)
+        order = np.lexsort((np.arange(xs.size), centre, -d2, edge, ~free))
+        i = int(order[0])
+        placed.append((int(xs[i]), int(ys[i])))
+        free[i] = False
+        d2 = np.minimum(d2, (xs - xs[i]) ** 2 + (ys - ys[i]) ** 2)
+    return [f"{COLUMNS[x]}{y + 1}" for x, y in placed]
 
 
 def parse_color(s: str) -> int:
@@ -58,6 +130,8 @@ class GtpEngine:
         self.komi = komi
         self.board = Board(size, komi)
         self.undo_stack: list[Board] = []
+        self.setup: Board | None = None  # the position before the first move (handicap, SGF setup)
+        self.handicap = 0
         self.quit = False
         self.log = None  # a callable for analysis lines (stderr in the CLI)
         self.commands = {
@@ -70,6 +144,9 @@ class GtpEngine:
             "boardsize": self.cmd_boardsize,
             "clear_board": self.cmd_clear_board,
             "komi": self.cmd_komi,
+            "fixed_handicap": self.cmd_fixed_handicap,
+            "place_free_handicap": self.cmd_place_free_handicap,
+            "set_free_handicap": self.cmd_set_free_handicap,
             "play": self.cmd_play,
             "genmove": self.cmd_genmove,
             "reg_genmove": self.cmd_reg_genmove,
@@ -148,6 +225,8 @@ class GtpEngine:
     def cmd_clear_board(self, a):
         self.board = Board(self.size, self.komi)
         self.undo_stack = []
+        self.setup = None
+        self.handicap = 0
         for t in self.player.trees:
             t.reset()
         return ""
@@ -163,6 +242,60 @@ class GtpEngine:
         self.board.komi = k
         for t in self.player.trees:
             t.reset()
+        return ""
+
+    # -- handicap (GTP v2 sections 4.1 and 6.3.2) ----------------------------------------------
+    def _check_empty(self):
+        if self.board.stones(BLACK) or self.board.stones(WHITE):
+            raise GtpFailure("board not empty")
+
+    def _stone_count(self, a) -> int:
+        if len(a) != 1 or not a[0].isdigit():
+            raise GtpFailure("syntax error")
+        return int(a[0])
+
+    def _place_handicap(self, points: list[int]) -> None:
+        """Black stones on ``points`` (not in the move record), White to move."""
+        colors = self.board.S[0].copy()
+        colors[points] = BLACK
+        self.board = Board.from_colors(self.size, colors, WHITE, self.komi)
+        self.setup = self.board.copy()
+        self.handicap = len(points)
+        self.undo_stack = []
+        for t in self.player.trees:
+            t.reset()
+
+    def cmd_fixed_handicap(self, a):
+        n = self._stone_count(a)
+        try:
+            vertices = fixed_handicap_vertices(n, self.size)
+        except ValueError:
+            raise GtpFailure("invalid number of stones") from None
+        self._check_empty()
+        self._place_handicap([gtp_to_point(v, self.size) for v in vertices])
+        return " ".join(vertices)
+
+    def cmd_place_free_handicap(self, a):
+        n = self._stone_count(a)
+        if not 2 <= n < self.size * self.size:
+            raise GtpFailure("invalid number of stones")
+        self._check_empty()
+        vertices = free_handicap_vertices(n, self.size)
+        self._place_handicap([gtp_to_point(v, self.size) for v in vertices])
+        return " ".join(vertices)
+
+    def cmd_set_free_handicap(self, a):
+        if not a:
+            raise GtpFailure("syntax error")
+        self._check_empty()
+        try:
+            points = [gtp_to_point(v, self.size) for v in a]
+        except ValueError:
+            raise GtpFailure("bad vertex list") from None
+        if (PASS in points or len(set(points)) != len(points)
+                or not 2 <= len(points) < self.size * self.size):
+            raise GtpFailure("bad vertex list")
+        self._place_handicap(points)
         return ""
 
     def _vertex(self, s: str) -> int:
@@ -283,19 +416,21 @@ class GtpEngine:
                 raise GtpFailure("syntax error")
             n = max(0, int(a[1]) - 1)
         try:
-            b = load_sgf(a[0], n)
-        except SgfError as exc:
+            setup, b = read_sgf(a[0], n)
+        except SgfError as exc:  # "cannot load file" (the spec's words), then the one-line reason
             raise GtpFailure(f"cannot load file: {exc}") from None
         self.size = b.size
         self.komi = b.komi
         self.board = b
+        self.setup = setup
+        self.handicap = 0
         self.undo_stack = []
         for t in self.player.trees:
             t.reset()
         return ""
 
     def cmd_printsgf(self, a):
-        data = board_to_sgf(self.board).decode()
+        data = board_to_sgf(self.board, self.setup, self.handicap).decode()
         if a:
             try:
                 Path(a[0]).write_text(data)

@@ -430,14 +430,21 @@ def load_patterns(name_or_path: str | Path):
     process and shared: treat the returned arrays as read-only.
 
     Returns :class:`playout.go.pattern_compiler.CompiledPatterns`.
-    Raises :class:`PatternError` for a malformed file and ``ValueError`` for a name
-    that is neither an existing file nor a built-in (the message lists the built-ins).
+    Raises :class:`PatternError` for a malformed file, ``ValueError`` (one line naming the
+    path) for a directory, a file without any pattern (``FILE: no patterns found``) and a
+    name that is neither an existing file nor a built-in (the message lists the built-ins),
+    ``OSError`` for an unreadable file.
     """
     from playout.go.pattern_compiler import compile_rules
 
     path = Path(name_or_path)
+    if path.is_dir():
+        raise ValueError(f"{path}: is a directory, not a pattern file")
     if path.is_file():
-        return compile_rules(parse_pattern_file(path), name=str(path))
+        rules = parse_pattern_file(path)
+        if not rules:
+            raise ValueError(f"{path}: no patterns found")
+        return compile_rules(rules, name=str(path))
     if builtin_path(str(name_or_path)) is not None:
         return _load_builtin(str(name_or_path).removeprefix("mc_").removesuffix(".db"))
     raise ValueError(
