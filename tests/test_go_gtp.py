@@ -93,7 +93,7 @@ def test_printsgf_loadsgf_round_trip(tmp_path):
 def test_fuzz_ten_thousand_random_lines_never_crash(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # printsgf/loadsgf with random file names stay in here
     rng = random.Random(12345)
-    words = REQUIRED + ["b", "w", "black", "white", "A1", "J9", "T19", "pass", "resign", "-1",
+    words = REQUIRED + ["fixed_handicap", "place_free_handicap", "set_free_handicap", "b", "w", "black", "white", "A1", "J9", "T19", "pass", "resign", "-1",
                         "0", "7.5", "1e400", "nan", "19", "5", "alive", "dead", "seki", "\x00",
                         "🙂", "\t", "#", "/dev/null", "999999999999999999999"]
     e = engine(size=5, playouts=20)

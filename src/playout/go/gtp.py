@@ -28,8 +28,8 @@ from playout.go.board import (
     point_to_gtp,
 )
 from playout.go.player import Player
-from playout.go.tables import DEFAULT_DATABASE, Table, load_table
 from playout.go.sgf import SgfError, board_to_sgf, read_sgf
+from playout.go.tables import DEFAULT_DATABASE, Table, load_table
 
 NAME = "playout"
 VERSION = "0.1.0"

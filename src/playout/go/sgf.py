@@ -9,6 +9,7 @@ problem becomes one :class:`SgfError` line naming the file, the move and the val
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -92,7 +93,7 @@ def _root_number(root, prop: str, kind=float):
         v = kind(raw.decode("ascii"))
     except (ValueError, UnicodeDecodeError):
         raise _BadValue(f"bad {prop} value '{_text(raw)}'") from None
-    if v != v or abs(v) > 1000:
+    if not math.isfinite(v) or abs(v) > 1000:
         raise _BadValue(f"bad {prop} value '{_text(raw)}'")
     return v
 
@@ -106,8 +107,9 @@ def read_sgf(path: str | Path, move_number: int | None = None) -> tuple[Board, B
     moves first.  Raises :class:`SgfError`, one line ``FILE: problem``, for: an unreadable
     file, bad SGF syntax, ``GM`` other than 1 (Go), a size outside 5..19, a bad ``KM``/``HA``/
     ``PL``/``SZ`` value, a setup point or move off the board (``FILE: move 3: bad point 'zz'
-    for a 9x9 board``), a point both black and white, setup stones without liberties, setup
-    after the first move, and an illegal move (``FILE: move 2 (W E5) is illegal: occupied``).
+    for a 9x9 board``), a point set twice in one node (``AB`` and ``AW``, ...), setup stones
+    without liberties, setup after the first move, and an illegal move
+    (``FILE: move 2 (W E5) is illegal: occupied``).
     """
     try:
         data = Path(path).read_bytes()
@@ -144,11 +146,6 @@ def _interpret(game, move_number: int | None, path) -> tuple[Board, Board]:
     komi = 7.0 if komi is None else komi
     handicap = _root_number(root, "HA", int)
     to_move = None
-    if root.has_property("PL"):
-        raw = root.get_raw("PL").strip().lower()
-        if raw not in (b"b", b"w", b"black", b"white"):
-            raise _BadValue(f"bad PL value '{_text(root.get_raw('PL'))}' (B or W)")
-        to_move = BLACK if raw.startswith(b"b") else WHITE
 
     b = Board(size, komi)
     colors = b.S[0].copy()
@@ -157,16 +154,23 @@ def _interpret(game, move_number: int | None, path) -> tuple[Board, Board]:
     n = 0
     for node in game.get_main_sequence():
         props = node.get_raw_property_map()
+        if "PL" in props and setup is None:  # PL after the first move: not ours to follow
+            raw = props["PL"][0].strip().lower()
+            if raw not in (b"b", b"w", b"black", b"white"):
+                raise _BadValue(f"bad PL value '{_text(props['PL'][0])}' (B or W)")
+            to_move = BLACK if raw.startswith(b"b") else WHITE
         if any(k in props for k in ("AB", "AW", "AE")):
             if setup is not None:
                 raise _BadValue(f"move {n + 1}: setup stones (AB/AW/AE) after the first move "
                                 f"are not supported")
             new = {c: _point_list(k, props[k], size) if k in props else []
                    for c, k in ((BLACK, "AB"), (WHITE, "AW"), (EMPTY, "AE"))}
-            both = set(new[BLACK]) & set(new[WHITE])
-            if both:
-                raise _BadValue(f"point {point_to_gtp(min(both), size)} is in both AB and AW")
-            for c in (EMPTY, BLACK, WHITE):
+            for c1, c2, names in ((BLACK, WHITE, "AB and AW"), (BLACK, EMPTY, "AB and AE"),
+                                  (WHITE, EMPTY, "AW and AE")):
+                both = set(new[c1]) & set(new[c2])
+                if both:  # FF[4]: one node may not set a point twice
+                    raise _BadValue(f"point {point_to_gtp(min(both), size)} is in both {names}")
+            for c in (BLACK, WHITE, EMPTY):
                 colors[new[c]] = c
             has_setup = True
         colour, raw = node.get_raw_move()
