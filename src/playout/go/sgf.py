@@ -42,7 +42,7 @@ def _rc(size: int, p: int) -> tuple[int, int] | None:
 
 
 def _text(raw: bytes) -> str:
-    return raw.decode("latin-1")
+    return raw.decode("utf-8", errors="replace")
 
 
 def _sgf_point(raw: bytes, size: int) -> int | None:
