@@ -175,3 +175,21 @@ def test_match_cube_crawford_and_post_crawford():
     d60, d75, d85 = (cube_action(s, probs=[p, 0, 0, 0, 0], match_length=7) for p in (0.6, 0.75, 0.85))
     assert not d60.double and d75.double and d75.take and d85.double and not d85.take
     assert 0.5 < d75.equity_nd < d75.equity_dp < 1.0  # match winning chances
+
+
+def test_adapters_search_at_their_own_plies():
+    """``bg eval/hint --evaluator gnubg --ply N`` runs gnubg's own (N-1)-ply search (gnubg
+    numbering), bgsage's its N-ply level; our net has no adapter search (kernels do it)."""
+    gnubg = pytest.importorskip("gnubg")
+    pytest.importorskip("bgsage")
+    from playout.backgammon.evaluators import BgsageEvaluator, GnubgEvaluator, get_evaluator
+    from playout.backgammon.ids import board_to_gnubg
+
+    b = board_from_position_id(IDS[5])
+    direct = gnubg.evaluate(board_to_gnubg(b), gnubg.cubeinfo(), gnubg.evalcontext(0, 1, 1, 0, 0))[:5]
+    ours = pre_roll_probs(get_evaluator("gnubg"), b, 2)
+    assert np.allclose(ours, direct, atol=1e-6)
+    assert not np.allclose(ours, pre_roll_probs(get_evaluator("gnubg"), b, 1), atol=1e-4)
+    assert isinstance(GnubgEvaluator().at_ply(3), GnubgEvaluator) and GnubgEvaluator().at_ply(3).plies == 2
+    assert BgsageEvaluator().at_ply(2).level == "2ply"
+    assert get_evaluator("net").at_ply(2) is None and get_evaluator("pubeval").at_ply(1) is not None

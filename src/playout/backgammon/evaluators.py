@@ -162,6 +162,14 @@ class Evaluator:
         """Arguments for the numba kernels, or ``None`` if this evaluator has none."""
         return None
 
+    def at_ply(self, ply: int) -> Evaluator | None:
+        """This evaluator searching ``ply`` plies itself (XG numbering, 1 = raw), or ``None``.
+
+        For adapters to programs with their own search (gnubg, bgsage); our kernels search
+        any evaluator that has :meth:`kernel_args`.
+        """
+        return self if ply == 1 else None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name})"
 
@@ -235,7 +243,12 @@ class GnubgEvaluator(Evaluator):
         self._g = gnubg
         self._ci = gnubg.cubeinfo()
         self._ec = gnubg.evalcontext(0, int(plies), 1, 0, 0)
+        self.plies = int(plies)
         self.name = f"gnubg-{plies}ply(gnubg)"
+
+    def at_ply(self, ply: int) -> Evaluator:
+        """gnubg's own ``ply - 1``-ply search (gnubg numbering: 0 = raw net)."""
+        return self if ply - 1 == self.plies else GnubgEvaluator(ply - 1)
 
     def evaluate(self, boards) -> np.ndarray:
         from playout.backgammon.ids import board_to_gnubg
@@ -262,6 +275,10 @@ class BgsageEvaluator(Evaluator):
         self._bg = bgsage
         self.level = level
         self.name = f"bgsage-{level}"
+
+    def at_ply(self, ply: int) -> Evaluator:
+        """bgsage's own ``ply``-ply search (XG numbering, as bgsage's levels)."""
+        return self if f"{ply}ply" == self.level else BgsageEvaluator(f"{ply}ply")
 
     def evaluate(self, boards) -> np.ndarray:
         b = _as_boards(boards)

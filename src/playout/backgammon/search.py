@@ -115,6 +115,14 @@ class MoveChoice:
         return self.candidates[0].equity
 
 
+def _searching(evaluator: Evaluator, ply: int) -> Evaluator:
+    """An adapter's own search at ``ply`` (gnubg, bgsage); ValueError if it has none."""
+    ev = evaluator.at_ply(ply)
+    if ev is None:
+        raise ValueError(f"{evaluator.name}: only 1-ply is available through this adapter")
+    return ev
+
+
 def post_move_probs(evaluator: Evaluator, boards, ply: int) -> np.ndarray:
     """float64[n, 5] from the mover's view of post-move ``boards`` at ``ply`` (XG numbering)."""
     boards = np.ascontiguousarray(boards, dtype=np.int8)
@@ -122,9 +130,7 @@ def post_move_probs(evaluator: Evaluator, boards, ply: int) -> np.ndarray:
     flipped = np.stack([flip(b) for b in boards]) if len(boards) else boards
     args = evaluator.kernel_args()
     if args is None:
-        if ply != 1:
-            raise ValueError(f"{evaluator.name}: only 1-ply is available through this adapter")
-        p = evaluator.evaluate(flipped)
+        p = _searching(evaluator, ply).evaluate(flipped)
         return np.stack([p[:, 0] * 0 + 1 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1)
     tmp = np.zeros(5)
     inv = np.zeros(5)
@@ -140,9 +146,7 @@ def pre_roll_probs(evaluator: Evaluator, board, ply: int = 1) -> np.ndarray:
     b = np.ascontiguousarray(board, dtype=np.int8)
     args = evaluator.kernel_args()
     if args is None:
-        if ply != 1:
-            raise ValueError(f"{evaluator.name}: only 1-ply is available through this adapter")
-        return evaluator.evaluate(b[None])[0]
+        return _searching(evaluator, ply).evaluate(b[None])[0]
     out = np.zeros(5)
     value_ply(*args, b, ply, out)
     return out
