@@ -127,6 +127,24 @@ def test_cli_gtp_over_pipes_and_bad_database():
     assert "patterns" in r.output and "analyze" in r.output
 
 
+def test_warm_up_thread_leaves_the_games_moves_unchanged():
+    """``playout gtp`` compiles its kernels in a background thread at start-up (``--warm-up``,
+    the default); numba's random streams are per thread, so a seeded engine plays the same moves
+    with and without it."""
+    from playout.go.cli import _warm_up, gtp
+    from playout.go.tables import load_table
+
+    _warm_up(load_table("uniform"))  # runs a 5x5 search without raising
+    cmds = "boardsize 7\nclear_board\ngenmove b\ngenmove w\ngenmove b\nquit\n"
+    outs = []
+    for flag in ("--warm-up", "--no-warm-up"):
+        r = CliRunner().invoke(gtp, ["--boardsize", "7", "--playouts", "300", "--seed", "5", flag],
+                               input=cmds)
+        assert r.exit_code == 0, r.output
+        outs.append([ln for ln in r.output.splitlines() if ln.startswith("= ") and ln != "= "])
+    assert len(outs[0]) == 3 and outs[0] == outs[1]
+
+
 def test_analyze_prints_one_line_per_move(tmp_path):
     from playout.go.cli import go
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import threading
 
 import click
 
@@ -102,9 +103,11 @@ def go() -> None:
               help="RAVE equivalence parameter; 0 = plain UCT.")
 @click.option("--transpositions/--no-transpositions", default=True, show_default=True,
               help="Merge positions reached by different move orders (the tree becomes a DAG).")
+@click.option("--warm-up/--no-warm-up", default=True, show_default=True,
+              help="Compile the search kernels in a background thread at start-up.")
 @engine_options
-def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, mc_patterns, mc_load_patterns,
-        playouts, seconds, threads, seed) -> None:
+def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, mc_patterns,
+        mc_load_patterns, playouts, seconds, threads, seed) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from playout.go.gtp import GtpEngine
 
@@ -115,7 +118,28 @@ def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, mc_patterns, m
                     transpositions=transpositions)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
+    if warm_up:
+        threading.Thread(target=_warm_up, args=(table,), daemon=True, name="warm-up").start()
     eng.serve()
+
+
+def _warm_up(table) -> None:
+    """Compile (or load from numba's cache) the search kernels while GTP setup commands arrive.
+
+    After an install the first ``genmove`` would otherwise spend ~45 s in the compiler, which a
+    GUI or a clock counts against the engine.  A 5x5 search compiles the same kernels (their
+    types do not depend on the board size); numba's compiler lock serialises this with the main
+    thread, and its random streams are per thread, so the game's moves are unchanged.
+    """
+    from playout.go.board import Board
+    from playout.go.player import Player
+
+    try:
+        p = Player(table, playouts=64, seed=0, capacity=4096)
+        p.final_score(Board(5), playouts=8)
+        p.genmove(Board(5))
+    except Exception:  # noqa: BLE001 - a warm-up failure must not stop the engine; genmove retries
+        pass
 
 
 go.add_command(gtp)
