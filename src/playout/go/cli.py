@@ -138,8 +138,8 @@ def _warm_up(table) -> None:
         p = Player(table, playouts=64, seed=0, capacity=4096)
         p.final_score(Board(5), playouts=8)
         p.genmove(Board(5))
-    except Exception:  # noqa: BLE001 - a warm-up failure must not stop the engine; genmove retries
-        pass
+    except Exception as exc:  # noqa: BLE001 - a warm-up failure must not stop the engine
+        print(f"warm-up: {exc} (the first genmove compiles instead)", file=sys.stderr, flush=True)
 
 
 go.add_command(gtp)
