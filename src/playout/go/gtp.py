@@ -337,7 +337,7 @@ class GtpEngine:
         if self.log:
             self.log(f"{point_to_gtp(mv, self.size) if mv >= 0 else 'resign'} winrate "
                      f"{info.winrate:.3f} playouts {info.playouts} time {info.seconds:.2f}s "
-                     f"top {info.top}")
+                     f"top {', '.join(f'{v} {n} visits {w:.3f}' for v, n, w in info.top)}")
         if mv < 0:
             return "resign"
         if commit:
