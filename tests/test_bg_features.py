@@ -117,3 +117,24 @@ def test_fast_shot_stats_equal_the_roll_by_roll_reference():
             assert fast == shot_stats_reference(b, hitter_is_mover), (list(b), hitter_is_mover)
             with_shots += fast[0] > 0
     assert with_shots > 500
+
+
+def test_bit_scan_fallbacks_equal_the_intrinsics():
+    """The loops used if numba ever drops its ctlz/cttz intrinsics give the same counts."""
+    from numba import njit
+
+    from playout.backgammon.features import (
+        _leading_zeros_loop,
+        _trailing_zeros_loop,
+        leading_zeros,
+        trailing_zeros,
+    )
+
+    @njit
+    def both(v):
+        return leading_zeros(v), _leading_zeros_loop(v), trailing_zeros(v), _trailing_zeros_loop(v)
+
+    rng = np.random.default_rng(0)
+    for v in list(rng.integers(1, 2**62, 500)) + [1, 2, 2**23, (1 << 24) - 1, 2**62]:
+        lz, lz2, tz, tz2 = both(np.int64(v))
+        assert (lz, tz) == (lz2, tz2) and lz == 64 - int(v).bit_length()

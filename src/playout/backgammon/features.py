@@ -27,7 +27,31 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+
+
+@njit(cache=True, inline="always")
+def _leading_zeros_loop(v):
+    """Leading zero bits of int64 ``v`` (the fallback for LLVM's ctlz)."""
+    n = 0
+    while n < 64 and (v >> (63 - n)) & 1 == 0:
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _trailing_zeros_loop(v):
+    """Trailing zero bits of int64 ``v`` (the fallback for LLVM's cttz)."""
+    n = 0
+    while n < 64 and (v >> n) & 1 == 0:
+        n += 1
+    return n
+
+
+try:  # LLVM's ctlz/cttz intrinsics (numba has shipped them here since 0.4x)
+    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+except ImportError:  # pragma: no cover - a numba that moved them: the loops, same results
+    leading_zeros, trailing_zeros = _leading_zeros_loop, _trailing_zeros_loop
 
 #: the 21 distinct rolls (a >= c) and their weight out of 36
 _RA = np.array([a for a in range(1, 7) for c in range(1, a + 1)], dtype=np.int64)
