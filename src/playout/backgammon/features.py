@@ -29,7 +29,6 @@ import numpy as np
 from numba import njit
 
 
-
 @njit(cache=True, inline="always")
 def _leading_zeros_loop(v):
     """Leading zero bits of int64 ``v`` (the fallback for LLVM's ctlz)."""
