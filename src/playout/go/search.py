@@ -151,6 +151,20 @@ def _select(NI, NF, node, rave_k):
     return best
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _new_child(NI, NF, k, move, c):
+    """Row ``k``: a leaf for ``move`` by colour ``c`` (no children, not banned, its own link,
+    no table key, zero statistics)."""
+    NI[FIRST, k] = -1
+    NI[NCH, k] = 0
+    NI[MOVE, k] = move
+    NI[MOVER, k] = c
+    NI[BANNED, k] = 0
+    NI[LINK, k] = k
+    NI[KEY, k] = 0
+    NF[:, k] = 0.0
+
+
 @njit(cache=True, nogil=True)
 def _expand(NI, NF, tm, node, S, T, cap):
     """Children of ``node`` for the side to move in ``S``: positive-value moves plus pass.
@@ -175,14 +189,7 @@ def _expand(NI, NF, tm, node, S, T, cap):
             p = (r + 1) * W + col + 1
             v = S[VAL + c - 1, p]
             if v > 0:
-                NI[FIRST, k] = -1
-                NI[NCH, k] = 0
-                NI[MOVE, k] = p
-                NI[MOVER, k] = c
-                NI[BANNED, k] = 0
-                NI[LINK, k] = k
-                NI[KEY, k] = 0
-                NF[:, k] = 0.0
+                _new_child(NI, NF, k, p, c)
                 rate = 0.5
                 if lvmax > 0:
                     rate = 0.4 + 0.4 * math.log(float(v)) / lvmax
@@ -195,14 +202,7 @@ def _expand(NI, NF, tm, node, S, T, cap):
                 NF[AVISITS, k] = PRIOR_N
                 NF[AWINS, k] = PRIOR_N * rate
                 k += 1
-    NI[FIRST, k] = -1
-    NI[NCH, k] = 0
-    NI[MOVE, k] = PASS
-    NI[MOVER, k] = c
-    NI[BANNED, k] = 0
-    NI[LINK, k] = k
-    NI[KEY, k] = 0
-    NF[:, k] = 0.0
+    _new_child(NI, NF, k, PASS, c)
     # pass gets a low prior instead of first-play urgency: with FPU it was tried first at
     # every new node, wasting a simulation there and mixing pass lines into young nodes
     NF[AVISITS, k] = PRIOR_N
