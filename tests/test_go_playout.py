@@ -8,7 +8,7 @@ from numba import njit
 
 from playout.go.board import BLACK, WHITE, Board
 from playout.go.playout import PlayoutState, sample_move, seed_rng
-from playout.go.tables import Table, fallback_uniform_table, load_table
+from playout.go.tables import SWAP, Table, fallback_uniform_table, load_table
 
 
 def chi2_999(k: int) -> float:
@@ -183,9 +183,32 @@ def test_incremental_values_equal_recomputation(name):
             s.refresh()
             assert (val == s.val).all(), np.nonzero(val != s.val)
             assert (tot == s.tot).all() and (rsum == s.rsum).all()
+            if not table.light:
+                assert (val == direct_values(s)).all(), np.nonzero(val != direct_values(s))
             if s.board.passes >= 3:
                 break
         s.board.check()
+
+
+def direct_values(s: PlayoutState) -> np.ndarray:
+    """Both colours' values from the full property code (:meth:`PlayoutState.code`, which
+    computes every bit) and the unpacked table, point by point: the kernels compute the costly
+    bits 5..7 only where a value depends on them, and must agree with this everywhere."""
+    b, t = s.board, s.table
+    W = b.W
+    out = np.zeros_like(s.val)
+    for q in range(W * W):
+        if b.color[q] != 0:
+            continue
+        idx = 0
+        for i, d in enumerate((-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1)):
+            idx |= int(b.color[q + d]) << (2 * i)
+        for c in (BLACK, WHITE):
+            if b.why_illegal(q, c) in ("suicide", "ko"):
+                continue
+            g = t.geometry[idx if c == BLACK else SWAP[idx]]
+            out[c - 1, q] = min(t.values[g, s.code(q, c)], 2**31 - 1)
+    return out
 
 
 @njit(cache=True)

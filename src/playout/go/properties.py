@@ -184,5 +184,55 @@ def point_codes(S, B, q):
     return not sb, not sw, code_b, code_w
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def cheap_codes(S, q):
+    """(legal_black, legal_white, code_black, code_white, exact) at empty ``q`` without the costly bits.
+
+    The capture counts (bits 4..1) and legality are exact; bits 5..7 (own and opponent
+    self-atari, opponent suicide) are left 0, and ``exact`` says whether that is their true value
+    (always so with two or more empty neighbours, where neither colour can be in self-atari or
+    suicide).  :func:`point_codes` gives the full codes; the playouts call it only where a value
+    depends on bits 5..7.
+    """
+    W = S[META, M_W]
+    ne = 0
+    capb = 0
+    capw = 0
+    s0 = -1
+    s1 = -1
+    s2 = -1
+    safe_b = False  # an adjacent Black string keeps a liberty after a Black move here
+    safe_w = False
+    for d in (-W, -1, 1, W):
+        r = q + d
+        cr = S[COLOR, r]
+        if cr == EMPTY:
+            ne += 1
+        elif cr == BLACK or cr == WHITE:
+            s = S[REP, r]
+            nl = S[NLIB, s]
+            if nl >= 2:
+                if cr == BLACK:
+                    safe_b = True
+                else:
+                    safe_w = True
+            elif s != s0 and s != s1 and s != s2:
+                if s0 < 0:
+                    s0 = s
+                elif s1 < 0:
+                    s1 = s
+                else:
+                    s2 = s
+                if cr == WHITE:
+                    capb += S[SSIZE, s]
+                else:
+                    capw += S[SSIZE, s]
+    cb3 = min(capb, 3)
+    cw3 = min(capw, 3)
+    legal_b = ne > 0 or capb > 0 or safe_b
+    legal_w = ne > 0 or capw > 0 or safe_w
+    return legal_b, legal_w, (cb3 << 3) | (cw3 << 1), (cw3 << 3) | (cb3 << 1), ne >= 2
+
+
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
 flush_stale_caches(globals(), siblings(__file__, "rules.py"))

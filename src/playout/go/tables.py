@@ -20,9 +20,14 @@ from playout.go.rules import COLOR
 # the value row seen by Black | (row seen by White) << 16; the distinct value rows
 # values[row * 256 + code] (clipped to 2**31 - 1).  GNU Go's 1,107 classes share few distinct
 # rows (2 for uniform, 8 for mogo_classic, 9 for montegnu_classic), so the rows stay in L1.
-T_LIGHT, T_NCLASS, T_VMAX = 0, 1, 2
+T_LIGHT, T_NCLASS, T_VMAX, T_DEP = 0, 1, 2, 3
 T_GEOM = 8
 T_VALUES = T_GEOM + 65536
+#: property-code bits that need the costly self-atari/suicide analysis (bits 5, 6, 7): the
+#: kernels compute them only where a value row depends on them (``T[T[T_DEP] + row * 32 + low]``
+#: is 1 when ``values[row, low | e]`` differs between the eight settings ``e`` of these bits;
+#: ``low`` = code bits 0..4).
+COSTLY_BITS = 0xE0
 
 #: neighbour offsets in index order NW, N, NE, W, E, SW, S, SE, as multiples of (dy, dx).
 NBR_ORDER = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -97,14 +102,19 @@ class Table:
         rows, row_of_class = np.unique(np.minimum(self.values, 2**31 - 1), axis=0,
                                        return_inverse=True)
         row_of_class = row_of_class.ravel()
-        T = np.zeros(T_VALUES + rows.shape[0] * 256, np.int32)
+        nrows = rows.shape[0]
+        T = np.zeros(T_VALUES + nrows * 256 + nrows * 32, np.int32)
         T[T_LIGHT] = int(self.light)
         T[T_NCLASS] = nc
         T[T_VMAX] = max(1, int(rows.max()))
+        T[T_DEP] = T_VALUES + nrows * 256
+        by_costly = rows.reshape(nrows, 8, 32)  # [row, bits 5..7, bits 0..4]
+        dep = np.any(by_costly != by_costly[:, :1, :], axis=1)
+        T[T[T_DEP]:] = dep.astype(np.int32).ravel()
         rb = row_of_class[self.geometry]
         rw = row_of_class[self.geometry[SWAP]]
         T[T_GEOM : T_GEOM + 65536] = rb | (rw << 16)
-        T[T_VALUES:] = rows.ravel()
+        T[T_VALUES : T[T_DEP]] = rows.ravel()
         #: the kernels' packed table (see ``T_*``)
         self.T = T
 
