@@ -14,3 +14,9 @@ Modules (imported on demand; importing this package compiles nothing):
 * :mod:`playout.go.player` -- the player: time management, tree reuse, scoring;
 * :mod:`playout.go.gtp` -- the GTP v2 engine; :mod:`playout.go.match` -- engine-vs-engine matches.
 """
+
+from playout.nowrap import install as _install_nowrap
+
+# The kernels index with points that are never negative: compile them without numba's
+# negative-index wraparound (15% of a playout; see playout.nowrap).
+_install_nowrap()
