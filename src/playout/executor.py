@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -113,7 +115,8 @@ def run_tasks(
         workers: ``0`` in-process; ``None`` one process per core; ``k`` a pool of k.
         ray_address: run on Ray instead (``"auto"``, ``"local"`` or ``host:port``;
             needs the optional ``ray`` extra).
-        description: label of a progress bar (shown on a terminal only).
+        description: label of the progress display: a bar on a terminal, else a line on stderr
+            at the start, every :data:`LOG_EVERY_S` seconds and at the end.
         setup: what the job is; written as the file's first line and checked on resume.
         on_result: called in the parent as each new result arrives.
 
@@ -175,11 +178,18 @@ class _Sink:
 
 
 class _Progress:
-    """A rich progress bar on a terminal; silent otherwise."""
+    """A rich progress bar on a terminal; elsewhere (a log file, a pipe) a plain line on stderr
+    when the job starts, at most every :data:`LOG_EVERY_S` seconds as results arrive, and at the
+    end: ``"<description>: 12/100 (12%), 0:01:02 elapsed, about 0:07:35 left"``."""
 
     def __init__(self, description: str | None, total: int, completed: int):
         self.bar = None
         self.task = None
+        self.description = description
+        self.total = total
+        self.completed = completed
+        self.start_done = completed
+        self.console = None
         if description:
             from rich.console import Console
 
@@ -189,19 +199,51 @@ class _Progress:
 
                 self.bar = Progress(console=console, transient=False)
                 self.task = self.bar.add_task(description, total=total, completed=completed)
+            else:
+                self.console = sys.stderr
+        self.t0 = time.monotonic()
+        self.last_log = self.t0
+
+    def _log(self) -> None:
+        elapsed = time.monotonic() - self.t0
+        line = f"{self.description}: {self.completed}/{self.total}"
+        if self.total:
+            line += f" ({100 * self.completed / self.total:.0f}%)"
+        line += f", {_hms(elapsed)} elapsed"
+        new = self.completed - self.start_done
+        if 0 < new and self.completed < self.total:
+            line += f", about {_hms(elapsed / new * (self.total - self.completed))} left"
+        print(line, file=self.console, flush=True)
+        self.last_log = time.monotonic()
 
     def __enter__(self) -> "_Progress":
         if self.bar is not None:
             self.bar.start()
+        elif self.console is not None:
+            self._log()
         return self
 
     def advance(self) -> None:
+        self.completed += 1
         if self.bar is not None:
             self.bar.advance(self.task)
+        elif self.console is not None and time.monotonic() - self.last_log >= LOG_EVERY_S:
+            self._log()
 
     def __exit__(self, *exc: Any) -> None:
         if self.bar is not None:
             self.bar.stop()
+        elif self.console is not None and exc[0] is None:
+            self._log()
+
+
+#: Seconds between progress lines when stderr is not a terminal.
+LOG_EVERY_S = 30.0
+
+
+def _hms(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 
 
 def _run_pool(fn: Callable[[Task], Result], todo: list[Task], workers: int,
