@@ -53,7 +53,7 @@ BAD_SGF = [
     ("(;GM[1]SZ[9]AB[ee]AW[ee])", "point E5 is in both AB and AW"),
     ("(;GM[1]SZ[9]AB[aa:cc]AE[bb])", "point B8 is in both AB and AE"),
     ("(;GM[1]SZ[9]AB[aa][ba][ab]AW[bb][ca][ac])", "setup stones leave the string at A9 without liberties"),
-    ("(;GM[1]SZ[9];B[ee];AW[dd])", "move 2: setup stones (AB/AW/AE) after the first move are not supported"),
+    ("(;GM[1]SZ[9];B[ee];AW[dd]AB[dd])", "after move 1: point D6 is in both AB and AW"),
     ("(;GM[1]SZ[x])", "not a valid SGF: bad SZ value 'x'"),
     ("(;GM[1]SZ[30])", "board size 30 not supported (5..19)"),
     ("(;GM[1]SZ[4])", "board size 4 not supported (5..19)"),

@@ -28,7 +28,7 @@ from playout.go.board import (
     point_to_gtp,
 )
 from playout.go.player import Player
-from playout.go.sgf import SgfError, board_to_sgf, read_sgf
+from playout.go.sgf import SetupNode, SgfError, board_to_sgf, read_game
 from playout.go.tables import DEFAULT_DATABASE, Table, load_table
 
 NAME = "playout"
@@ -131,7 +131,8 @@ class GtpEngine:
         self.board = Board(size, komi)
         self.undo_stack: list[Board] = []
         self.setup: Board | None = None  # the position before the first move (handicap, SGF setup)
-        self.handicap = 0
+        self.handicap = 0  # stones of fixed/place_free/set_free_handicap or the SGF's HA; printsgf's HA
+        self.later_setup: list[SetupNode] = []  # SGF setup nodes after the first move (loadsgf)
         self.quit = False
         self.log = None  # a callable for analysis lines (stderr in the CLI)
         self.commands = {
@@ -227,6 +228,7 @@ class GtpEngine:
         self.undo_stack = []
         self.setup = None
         self.handicap = 0
+        self.later_setup = []
         for t in self.player.trees:
             t.reset()
         return ""
@@ -261,6 +263,7 @@ class GtpEngine:
         self.board = Board.from_colors(self.size, colors, WHITE, self.komi)
         self.setup = self.board.copy()
         self.handicap = len(points)
+        self.later_setup = []
         self.undo_stack = []
         for t in self.player.trees:
             t.reset()
@@ -408,6 +411,11 @@ class GtpEngine:
         return ""
 
     def cmd_loadsgf(self, a):
+        """``loadsgf FILE [N]``: the position before move N (all moves without N).  Moves are
+        counted, not nodes (GNU Go 3.8 does the same): setup-only nodes (``AB``/``AW``/``AE``/
+        ``PL``) before move N, and the setup in move N's own node, are applied.  The root's
+        ``HA`` becomes the engine's handicap, as after ``fixed_handicap``, so ``printsgf``
+        writes it back; later setup nodes are kept for ``printsgf`` too."""
         if len(a) not in (1, 2):
             raise GtpFailure("syntax error")
         n = None
@@ -416,21 +424,22 @@ class GtpEngine:
                 raise GtpFailure("syntax error")
             n = max(0, int(a[1]) - 1)
         try:
-            setup, b = read_sgf(a[0], n)
+            g = read_game(a[0], n)
         except SgfError as exc:  # "cannot load file" (the spec's words), then the one-line reason
             raise GtpFailure(f"cannot load file: {exc}") from None
-        self.size = b.size
-        self.komi = b.komi
-        self.board = b
-        self.setup = setup
-        self.handicap = 0
+        self.size = g.board.size
+        self.komi = g.board.komi
+        self.board = g.board
+        self.setup = g.setup
+        self.handicap = g.handicap
+        self.later_setup = g.later_setup
         self.undo_stack = []
         for t in self.player.trees:
             t.reset()
         return ""
 
     def cmd_printsgf(self, a):
-        data = board_to_sgf(self.board, self.setup, self.handicap).decode()
+        data = board_to_sgf(self.board, self.setup, self.handicap, self.later_setup).decode()
         if a:
             try:
                 Path(a[0]).write_text(data)

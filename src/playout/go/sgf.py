@@ -5,18 +5,22 @@ are two lowercase letters (column, then row from the top), ``B[]`` and ``B[tt]``
 19x19) are passes, ``AB``/``AW``/``AE`` take point lists with ``aa:cc`` rectangles.  sgfmill
 only splits the file into nodes and raw values; the values are read here so that every
 problem becomes one :class:`SgfError` line naming the file, the move and the value.
+Setup properties are applied in any node of the main line (see :func:`read_game`); the root's
+``HA`` is kept (:attr:`SgfGame.handicap`) so that GTP ``printsgf`` writes it back.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from sgfmill import sgf
 
 from playout.go.board import BLACK, MAX_SIZE, MIN_SIZE, PASS, WHITE, Board, point_to_gtp
-from playout.go.rules import EMPTY
+from playout.go.rules import COLOR, EMPTY, M_CAPB, M_CAPW, M_LAST, M_LAST2, M_MOVES, META
 
 
 class SgfError(ValueError):
@@ -98,18 +102,72 @@ def _root_number(root, prop: str, kind=float):
     return v
 
 
-def read_sgf(path: str | Path, move_number: int | None = None) -> tuple[Board, Board]:
-    """``(setup, board)`` of ``path``: the position after its setup stones, and the position
-    after the first ``move_number`` moves as well (all moves if None).
+@dataclass
+class SetupNode:
+    """Setup properties (``AB``, ``AW``, ``AE``, ``PL``) of a node after the first move.
 
-    Setup stones (``AB``, ``AW``, ``AE``) may stand in the root and in the nodes before the
-    first move; ``PL`` (or, failing it, ``HA`` >= 2 with only black setup stones) says who
-    moves first.  Raises :class:`SgfError`, one line ``FILE: problem``, for: an unreadable
-    file, bad SGF syntax, ``GM`` other than 1 (Go), a size outside 5..19, a bad ``KM``/``HA``/
-    ``PL``/``SZ`` value, a setup point or move off the board (``FILE: move 3: bad point 'zz'
-    for a 9x9 board``), a point set twice in one node (``AB`` and ``AW``, ...), setup stones
-    without liberties, setup after the first move, and an illegal move
-    (``FILE: move 2 (W E5) is illegal: occupied``).
+    ``after`` is the number of moves played before the node's setup is applied (>= 1; setup
+    before the first move is part of :attr:`SgfGame.setup`); ``black``, ``white`` and
+    ``empty`` are padded points, ``to_move`` the ``PL`` colour or None.
+    """
+
+    after: int
+    black: list[int]
+    white: list[int]
+    empty: list[int]
+    to_move: int | None = None
+
+
+@dataclass
+class SgfGame:
+    """A Go game record read by :func:`read_game`.
+
+    ``setup``: the position before the first move (root setup, handicap, and setup nodes
+    before the first move).  ``board``: the position after the moves read, with any later
+    setup applied; ``board.moves`` holds the moves alone.  ``handicap``: the root's ``HA``
+    (0 when absent, 0 or 1).  ``later_setup``: the setup nodes after the first move that were
+    applied to ``board``, in file order.
+    """
+
+    setup: Board
+    board: Board
+    handicap: int = 0
+    later_setup: list[SetupNode] = field(default_factory=list)
+
+    def replay(self) -> Iterator[tuple[Board, int, int]]:
+        """``(position, colour, point)`` before each move of ``board.moves`` in order: the
+        position has the setup of the nodes before the move applied and ``colour`` to move.
+        The yielded board is the live one; it is played on after the caller resumes."""
+        b = self.setup.copy()
+        pending = list(self.later_setup)
+        for i, (c, p) in enumerate(self.board.moves):
+            while pending and pending[0].after <= i:
+                b = apply_setup(b, pending.pop(0))
+            b.to_move = c
+            yield b, c, p
+            b.play(p, c)
+
+
+def read_game(path: str | Path, move_number: int | None = None) -> SgfGame:
+    """The game record of ``path`` read as far as its first ``move_number`` moves (all if
+    None): the position before move ``move_number + 1``, with the setup of every node before
+    that move and of that move's own node applied.  Moves are counted, not nodes: a node with
+    only setup (``AB``/``AW``/``AE``/``PL``) adds no move, as in GNU Go 3.8's ``loadsgf``.
+
+    Setup stones may stand in any node of the main line (sgfmill's ``get_setup_stones``, GNU
+    Go's ``loadsgf``): in a node that also holds a move (FF[4] forbids the mix) they are
+    applied before the move (GNU Go 3.8 follows the properties' order); a setup stone replaces whatever is on its point and ``AE`` empties it
+    (FF[4]; GNU Go 3.8 ignores ``AE``).  After setup following the first move, the captures
+    and the move count are kept, the ko and the pass count are cleared, and the new position
+    joins the superko history.  ``PL`` (in any node) says who moves next; without it, a root
+    setup of black stones alone with ``HA`` >= 2 means White moves first.
+
+    Raises :class:`SgfError`, one line ``FILE: problem``, for: an unreadable file, bad SGF
+    syntax, ``GM`` other than 1 (Go), a size outside 5..19, a bad ``KM``/``HA``/``PL``/``SZ``
+    value, a setup point or move off the board (``FILE: move 3: bad point 'zz' for a 9x9
+    board``; ``FILE: after move 2: AB: bad point ...`` for later setup), a point set twice in
+    one node (``AB`` and ``AW``, ...), setup stones that leave a string without liberties,
+    and an illegal move (``FILE: move 2 (W E5) is illegal: occupied``).
     """
     try:
         data = Path(path).read_bytes()
@@ -126,7 +184,7 @@ def read_sgf(path: str | Path, move_number: int | None = None) -> tuple[Board, B
                            f"({MIN_SIZE}..{MAX_SIZE})") from None
         raise SgfError(f"{path}: not a valid SGF: {msg}") from None
     try:
-        return _interpret(game, move_number, path)
+        return _interpret(game, move_number)
     except _BadValue as exc:
         raise SgfError(f"{path}: {exc}") from None
     except SgfError:
@@ -135,7 +193,73 @@ def read_sgf(path: str | Path, move_number: int | None = None) -> tuple[Board, B
         raise SgfError(f"{path}: not a valid SGF: {exc or type(exc).__name__}") from None
 
 
-def _interpret(game, move_number: int | None, path) -> tuple[Board, Board]:
+def read_sgf(path: str | Path, move_number: int | None = None) -> tuple[Board, Board]:
+    """``(setup, board)`` of :func:`read_game`: the position before the first move, and the
+    position after the first ``move_number`` moves (all if None) with later setup applied.
+    Raises :class:`SgfError` (``FILE: problem``, see :func:`read_game`)."""
+    g = read_game(path, move_number)
+    return g.setup, g.board
+
+
+def _pl(raw: bytes) -> int:
+    v = raw.strip().lower()
+    if v not in (b"b", b"w", b"black", b"white"):
+        raise _BadValue(f"bad PL value '{_text(raw)}' (B or W)")
+    return BLACK if v.startswith(b"b") else WHITE
+
+
+def _node_setup(props, size: int) -> dict[int, list[int]] | None:
+    """``{BLACK: AB points, WHITE: AW points, EMPTY: AE points}`` of a node, None if it has
+    no setup stones; _BadValue for a bad point or a point set twice (FF[4] forbids it)."""
+    if not any(k in props for k in ("AB", "AW", "AE")):
+        return None
+    new = {c: _point_list(k, props[k], size) if k in props else []
+           for c, k in ((BLACK, "AB"), (WHITE, "AW"), (EMPTY, "AE"))}
+    for c1, c2, names in ((BLACK, WHITE, "AB and AW"), (BLACK, EMPTY, "AB and AE"),
+                          (WHITE, EMPTY, "AW and AE")):
+        both = set(new[c1]) & set(new[c2])
+        if both:
+            raise _BadValue(f"point {point_to_gtp(min(both), size)} is in both {names}")
+    return new
+
+
+def _check_liberties(b: Board) -> None:
+    for p in b.points():
+        if b.color[p] in (BLACK, WHITE) and not b.string_libs(p):
+            raise _BadValue(f"setup stones leave the string at {point_to_gtp(p, b.size)} "
+                            f"without liberties")
+
+
+def apply_setup(b: Board, node: SetupNode) -> Board:
+    """``b`` with ``node``'s setup applied (a new board when stones change, else ``b``).
+
+    Strings and liberties are rebuilt from the colours (:meth:`Board.from_colors`); captures
+    (``M_CAPB``/``M_CAPW``), the move count and the moves are kept, and the last-move points
+    where setup left them alone; the ko and the pass count are cleared; the new position is
+    appended to the superko history.  Raises ValueError (``_BadValue``) when a string is left
+    without liberties."""
+    colors = b.S[COLOR].copy()
+    for c, pts in ((BLACK, node.black), (WHITE, node.white), (EMPTY, node.empty)):
+        colors[pts] = c
+    if not np.array_equal(colors, b.S[COLOR]):
+        nb = Board.from_colors(b.size, colors, b.to_move, b.komi)
+        nb.superko = b.superko
+        for m in (M_CAPB, M_CAPW, M_MOVES):
+            nb.S[META, m] = b.S[META, m]
+        for m in (M_LAST, M_LAST2):
+            q = int(b.S[META, m])
+            if q <= 0 or colors[q] == b.S[COLOR, q]:
+                nb.S[META, m] = q
+        _check_liberties(nb)
+        nb.history = list(b.history) + [nb.position_hash]
+        nb.moves = list(b.moves)
+        b = nb
+    if node.to_move is not None:
+        b.to_move = node.to_move
+    return b
+
+
+def _interpret(game, move_number: int | None) -> SgfGame:
     root = game.get_root()
     if root.has_property("GM") and root.get_raw("GM").strip() not in (b"", b"1"):
         raise _BadValue(f"GM[{_text(root.get_raw('GM'))}] is not a Go game record (GM[1])")
@@ -145,34 +269,38 @@ def _interpret(game, move_number: int | None, path) -> tuple[Board, Board]:
     komi = _root_number(root, "KM")
     komi = 7.0 if komi is None else komi
     handicap = _root_number(root, "HA", int)
+    if handicap is not None and not 0 <= handicap < size * size:
+        raise _BadValue(f"bad HA value '{_text(root.get_raw('HA').strip())}'")
     to_move = None
 
     b = Board(size, komi)
     colors = b.S[0].copy()
     has_setup = False
     setup: Board | None = None
+    later: list[SetupNode] = []
     n = 0
     for node in game.get_main_sequence():
         props = node.get_raw_property_map()
-        if "PL" in props and setup is None:  # PL after the first move: not ours to follow
-            raw = props["PL"][0].strip().lower()
-            if raw not in (b"b", b"w", b"black", b"white"):
-                raise _BadValue(f"bad PL value '{_text(props['PL'][0])}' (B or W)")
-            to_move = BLACK if raw.startswith(b"b") else WHITE
-        if any(k in props for k in ("AB", "AW", "AE")):
-            if setup is not None:
-                raise _BadValue(f"move {n + 1}: setup stones (AB/AW/AE) after the first move "
-                                f"are not supported")
-            new = {c: _point_list(k, props[k], size) if k in props else []
-                   for c, k in ((BLACK, "AB"), (WHITE, "AW"), (EMPTY, "AE"))}
-            for c1, c2, names in ((BLACK, WHITE, "AB and AW"), (BLACK, EMPTY, "AB and AE"),
-                                  (WHITE, EMPTY, "AW and AE")):
-                both = set(new[c1]) & set(new[c2])
-                if both:  # FF[4]: one node may not set a point twice
-                    raise _BadValue(f"point {point_to_gtp(min(both), size)} is in both {names}")
-            for c in (BLACK, WHITE, EMPTY):
-                colors[new[c]] = c
-            has_setup = True
+        pl = _pl(props["PL"][0]) if "PL" in props else None
+        if setup is None:  # before the first move: gather the setup
+            to_move = pl if pl is not None else to_move
+            new = _node_setup(props, size)
+            if new is not None:
+                for c in (BLACK, WHITE, EMPTY):
+                    colors[new[c]] = c
+                has_setup = True
+        else:
+            try:
+                new = _node_setup(props, size)
+                if pl is not None and new is None and node.get_raw_move()[0] is not None:
+                    pl = None  # PL beside a move: the move's colour decides
+                if new is not None or pl is not None:
+                    sn = SetupNode(n, *(new[c] if new else [] for c in (BLACK, WHITE, EMPTY)),
+                                   to_move=pl)
+                    b = apply_setup(b, sn)
+                    later.append(sn)
+            except _BadValue as exc:
+                raise _BadValue(f"after move {n}: {exc}") from None
         colour, raw = node.get_raw_move()
         if colour is None:
             continue
@@ -195,7 +323,7 @@ def _interpret(game, move_number: int | None, path) -> tuple[Board, Board]:
     if setup is None:  # no moves at all
         setup = _setup_board(size, colors, has_setup, to_move, handicap, komi)
         b = setup.copy()
-    return setup, b
+    return SgfGame(setup, b, handicap if handicap is not None and handicap >= 2 else 0, later)
 
 
 def _setup_board(size, colors, has_setup, to_move, handicap, komi) -> Board:
@@ -208,22 +336,23 @@ def _setup_board(size, colors, has_setup, to_move, handicap, komi) -> Board:
         only_black = not np.any(colors == WHITE)
         to_move = WHITE if handicap is not None and handicap >= 2 and only_black else BLACK
     b = Board.from_colors(size, colors, to_move, komi)
-    for p in b.points():
-        if b.color[p] in (BLACK, WHITE) and not b.string_libs(p):
-            raise _BadValue(f"setup stones leave the string at {point_to_gtp(p, size)} "
-                            f"without liberties")
+    _check_liberties(b)
     return b
 
 
 def load_sgf(path: str | Path, move_number: int | None = None) -> Board:
     """The position of ``path`` after its setup stones and the first ``move_number`` moves
-    (all moves if None).  Raises :class:`SgfError` (``FILE: problem``, see :func:`read_sgf`)."""
-    return read_sgf(path, move_number)[1]
+    (all moves if None).  Raises :class:`SgfError` (``FILE: problem``, see :func:`read_game`)."""
+    return read_game(path, move_number).board
 
 
-def board_to_sgf(board: Board, initial: Board | None = None, handicap: int = 0) -> bytes:
+def board_to_sgf(board: Board, initial: Board | None = None, handicap: int = 0,
+                 later_setup: list[SetupNode] | tuple = ()) -> bytes:
     """SGF of ``board``'s game record: setup stones (``AB``/``AW``, and ``PL[W]`` when White
-    moves first) from ``initial`` when it is not empty, ``HA`` when ``handicap`` >= 2."""
+    moves first) from ``initial`` when it is not empty, ``HA`` when ``handicap`` >= 2, then the
+    moves, with each of ``later_setup`` (:class:`SetupNode`) as a node of its own after its
+    ``after`` moves (FF[4]: setup and move properties not mixed in one node); nodes past the
+    end of ``board.moves`` are left out."""
     size = board.size
     game = sgf.Sgf_game(size=size)
     root = game.get_root()
@@ -238,7 +367,21 @@ def board_to_sgf(board: Board, initial: Board | None = None, handicap: int = 0) 
             root.set_setup_stones(bl, wh)
             if initial.to_move == WHITE:
                 root.set("PL", "w")
-    for c, p in board.moves:
+    pending = sorted(later_setup, key=lambda sn: sn.after)  # stable: file order kept
+
+    def flush(i: int) -> None:
+        while pending and pending[0].after <= i:
+            sn = pending.pop(0)
+            node = game.extend_main_sequence()
+            if sn.black or sn.white or sn.empty:
+                node.set_setup_stones(*([_rc(size, p) for p in pts]
+                                        for pts in (sn.black, sn.white, sn.empty)))
+            if sn.to_move is not None:
+                node.set("PL", "b" if sn.to_move == BLACK else "w")
+
+    for i, (c, p) in enumerate(board.moves):
+        flush(i)
         node = game.extend_main_sequence()
         node.set_move("b" if c == BLACK else "w", _rc(size, p))
+    flush(len(board.moves))
     return game.serialise()
