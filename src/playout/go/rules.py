@@ -167,7 +167,7 @@ def play(S, B, p, c, track):
     """Play ``c`` at ``p`` (assumed legal; ``PASS`` allowed) and update the rows of ``S``.
 
     ``B[:naff]`` receives the points whose move properties may have changed (the move, its
-    four orthogonal neighbours, the 8 neighbours of captured stones, liberties of strings whose
+    empty orthogonal neighbours, the empty 8 neighbours of captured stones, liberties of strings whose
     liberty count changed near the atari range, old and new ko points); duplicates are
     possible.  The move's four diagonal neighbours are not listed: only their 3x3 geometry
     changed, and the caller (``playout.play_update``) refreshes them.
@@ -199,7 +199,8 @@ def play(S, B, p, c, track):
         # count changed within the atari range has its liberties listed below); only its 3x3
         # geometry changes, which the caller refreshes
         for d in (-W, -1, 1, W):
-            naff = _add(B, naff, p + d)
+            if S[COLOR, p + d] == EMPTY:  # a stone's properties stay "occupied"
+                naff = _add(B, naff, p + d)
         naff = _add(B, naff, p)
 
     # neighbours: distinct own and opponent strings, empties
@@ -354,7 +355,8 @@ def play(S, B, p, c, track):
                             a2 = s
             if track:
                 for d in (-W - 1, -W, -W + 1, -1, 1, W - 1, W, W + 1):
-                    naff = _add(B, naff, q + d)
+                    if S[COLOR, q + d] == EMPTY:
+                        naff = _add(B, naff, q + d)
                 naff = _add(B, naff, q)
         # liberties of the capturing strings changed: refresh them
         st2 = new_stamp(S)
