@@ -281,9 +281,8 @@ def _interpret(game, move_number: int | None) -> SgfGame:
     n = 0
     for node in game.get_main_sequence():
         props = node.get_raw_property_map()
-        pl = _pl(props["PL"][0]) if "PL" in props else None
         if setup is None:  # before the first move: gather the setup
-            to_move = pl if pl is not None else to_move
+            to_move = _pl(props["PL"][0]) if "PL" in props else to_move
             new = _node_setup(props, size)
             if new is not None:
                 for c in (BLACK, WHITE, EMPTY):
@@ -291,6 +290,7 @@ def _interpret(game, move_number: int | None) -> SgfGame:
                 has_setup = True
         else:
             try:
+                pl = _pl(props["PL"][0]) if "PL" in props else None
                 new = _node_setup(props, size)
                 if pl is not None and new is None and node.get_raw_move()[0] is not None:
                     pl = None  # PL beside a move: the move's colour decides
