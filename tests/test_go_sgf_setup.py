@@ -286,3 +286,15 @@ def test_random_records_round_trip_through_printsgf(tmp_path, seed):
 
     assert nodes(a) == nodes(b) and len(nodes(a)) >= 2
     assert a.board.to_move == b.board.to_move and a.board.S[META, M_CAPW] == b.board.S[META, M_CAPW]
+
+
+def test_analyze_applies_setup_after_the_first_move(tmp_path):
+    from click.testing import CliRunner
+
+    from playout.go.cli import go
+
+    f = tmp_path / "g.sgf"
+    f.write_text("(;GM[1]SZ[9];B[ee];AE[ee];W[ee])")  # W E5 is legal only once AE has emptied it
+    r = CliRunner().invoke(go, ["analyze", str(f), "--playouts", "10", "--mc-patterns", "uniform", "--json"])
+    assert r.exit_code == 0, r.output
+    assert [ln.split('"played": ')[1][:4] for ln in r.output.splitlines()] == ['"E5"', '"E5"']

@@ -153,19 +153,18 @@ def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds,
     """Print the engine's choice and win rate before each move of SGF_FILE."""
     from playout.go.board import point_to_gtp
     from playout.go.player import Player
-    from playout.go.sgf import SgfError, read_sgf
+    from playout.go.sgf import SgfError, read_game
 
     playouts = _budget(playouts, seconds, 3000)
     table = _table(mc_patterns, mc_load_patterns)
     try:
-        b, final = read_sgf(sgf_file)
+        game = read_game(sgf_file)
     except SgfError as exc:
         raise UserError(str(exc)) from None
     pl = Player(table, playouts=playouts, seconds=seconds, threads=threads, seed=seed, resign=0)
 
-    b = b.copy()
-    for i, (c, p) in enumerate(final.moves):
-        b.to_move = c
+    # replay(): the position before each move, setup nodes after the first move applied
+    for i, (b, c, p) in enumerate(game.replay()):
         info = pl.analyze(b, seconds, None if seconds else pl.playouts)
         rec = {"move": i + 1, "color": "B" if c == 1 else "W",
                "played": point_to_gtp(p, b.size), "engine": point_to_gtp(info.move, b.size),
@@ -175,7 +174,6 @@ def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds,
         else:
             click.echo(f"{rec['move']:4d} {rec['color']} played {rec['played']:>4s}  engine "
                        f"{rec['engine']:>4s}  win rate {rec['winrate']:.3f} ({rec['playouts']} playouts)")
-        b.play(p, c)
 
 
 @go.command("crosscheck")
