@@ -18,7 +18,7 @@ def run(*args):
 def test_hint_json_best_31():
     r = run("hint", START, "--dice", "31", "--json")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["moves"][0]["move"] == "8 6 -> 5 5"  # the standard 3-1 opening: make the 5-point
     eqs = [m["equity"] for m in out["moves"]]
     assert eqs == sorted(eqs, reverse=True)
@@ -27,23 +27,23 @@ def test_hint_json_best_31():
 def test_hint_gnubg_ply_spelling_and_match_id_dice():
     r = run("hint", START + ":cIkFAAAAAAAA", "--ply", "1g", "--json", "--top", "3")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["ply"] == 2 and out["dice"] == [3, 1]
 
 
 def test_eval_cube_play_rollout_json():
     r = run("eval", START, "--json")
-    assert r.exit_code == 0 and len(json.loads(r.output)["probs"]) == 5
+    assert r.exit_code == 0 and len(json.loads(r.stdout)["probs"]) == 5
     r = run("cube", START, "--json")
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert r.exit_code == 0 and d["double"] is False and d["equity_dp"] == 1.0
     r = run("play", "--seed", "2", "--json")
-    g = json.loads(r.output)
+    g = json.loads(r.stdout)
     assert r.exit_code == 0 and g["points"] in (1, 2, 3) and g["plies"] == len(g["record"])
     r = run("rollout", START, "--dice", "31", "--trials", "36", "--truncate", "2", "--workers", "0",
             "--candidates", "2", "--json")
     assert r.exit_code == 0, r.output
-    res = json.loads(r.output)["results"]
+    res = json.loads(r.stdout)["results"]
     assert len(res) == 2 and all(x["trials"] == 36 and x["std_error"] >= 0 for x in res)
 
 
@@ -95,7 +95,7 @@ def test_cube_match_play_from_xgid():
     # 7-point match, 6-4 (side to act leads 1-away vs 3-away), Crawford game: no cube
     r = run("cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:4:1:7:10", "--json")
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["can_double"] is False and 0.5 < d["equity_nd"] < 1.0
 
 
@@ -104,11 +104,11 @@ def test_rollout_probabilities_stay_probabilities_with_few_trials():
     clipped and ordered (win >= gammon >= backgammon) while the equity stays the raw mean."""
     r = run("rollout", START, "--trials", "5", "--workers", "0", "--json")
     assert r.exit_code == 0, r.output
-    res = json.loads(r.output)["results"][0]
+    res = json.loads(r.stdout)["results"][0]
     p = res["probs"]
     assert all(0.0 <= v <= 1.0 for v in p)
     assert p[0] >= p[1] >= p[2] and 1.0 - p[0] >= p[3] >= p[4]
-    assert json.loads(r.output)["evaluator"] == json.loads(run("hint", START, "--dice", "31",
+    assert json.loads(r.stdout)["evaluator"] == json.loads(run("hint", START, "--dice", "31",
                                                                 "--json").output)["evaluator"]
 
 

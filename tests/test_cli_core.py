@@ -19,7 +19,7 @@ def run(*args):
 def test_solve_connect4_json_python_engine():
     r = run("solve", "connect4", "--engine", "python", "-n", "300", "--json")
     assert r.exit_code == 0
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["iterations"] == 300
     assert sum(s["visits"] for s in out["stats"]) == 300
     assert {s["action"] for s in out["stats"]} == set("1234567")

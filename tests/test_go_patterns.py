@@ -454,7 +454,7 @@ def test_cli_stats_json_reproduces_gnugo_figures():
         patterns_command, [str(GNUGO_DIR / "mc_montegnu_classic.db"), "--stats", "--json"]
     )
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert out == {"cells_per_value": {str(k): v for k, v in GNUGO_CELLS["montegnu_classic"].items()}}
     assert list(out["cells_per_value"]) == [str(k) for k in sorted(GNUGO_CELLS["montegnu_classic"])]
 
@@ -463,7 +463,7 @@ def test_cli_rules_and_tables():
     runner = CliRunner()
     result = runner.invoke(patterns_command, ["mogo_classic", "--rules", "--json"])
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.output)["rules"]
+    rows = json.loads(result.stdout)["rules"]
     assert rows[3]["value"] == 10000 and rows[3]["geometries"] == 843
     assert rows[3]["properties"] == ["ocap1+", "osafe", "near"]
     result = runner.invoke(patterns_command, ["mc_uniform", "--stats", "--verify"])

@@ -116,7 +116,7 @@ def run_tasks(
         ray_address: run on Ray instead (``"auto"``, ``"local"`` or ``host:port``;
             needs the optional ``ray`` extra).
         description: label of the progress display: a bar on a terminal, else a line on stderr
-            at the start, every :data:`LOG_EVERY_S` seconds and at the end.
+            every :data:`LOG_EVERY_S` seconds and at the end of a job that wrote one.
         setup: what the job is; written as the file's first line and checked on resume.
         on_result: called in the parent as each new result arrives.
 
@@ -179,8 +179,9 @@ class _Sink:
 
 class _Progress:
     """A rich progress bar on a terminal; elsewhere (a log file, a pipe) a plain line on stderr
-    when the job starts, at most every :data:`LOG_EVERY_S` seconds as results arrive, and at the
-    end: ``"<description>: 12/100 (12%), 0:01:02 elapsed, about 0:07:35 left"``."""
+    every :data:`LOG_EVERY_S` seconds as results arrive, and a last one at the end if any was
+    written (a short job stays quiet):
+    ``"<description>: 12/100 (12%), 0:01:02 elapsed, about 0:07:35 left"``."""
 
     def __init__(self, description: str | None, total: int, completed: int):
         self.bar = None
@@ -203,6 +204,7 @@ class _Progress:
                 self.console = sys.stderr
         self.t0 = time.monotonic()
         self.last_log = self.t0
+        self.logged = False
 
     def _log(self) -> None:
         elapsed = time.monotonic() - self.t0
@@ -215,12 +217,11 @@ class _Progress:
             line += f", about {_hms(elapsed / new * (self.total - self.completed))} left"
         print(line, file=self.console, flush=True)
         self.last_log = time.monotonic()
+        self.logged = True
 
     def __enter__(self) -> "_Progress":
         if self.bar is not None:
             self.bar.start()
-        elif self.console is not None:
-            self._log()
         return self
 
     def advance(self) -> None:
@@ -233,7 +234,7 @@ class _Progress:
     def __exit__(self, *exc: Any) -> None:
         if self.bar is not None:
             self.bar.stop()
-        elif self.console is not None and exc[0] is None:
+        elif self.console is not None and exc[0] is None and self.logged:
             self._log()
 
 
