@@ -140,51 +140,6 @@ def move_props(S, B, q, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def point_codes(S, B, q):
-    """(legal_black, legal_white, code_black, code_white) at empty ``q``; near bit and ko excluded.
-
-    Fast path: with two or more empty neighbours neither colour can be in suicide or self-atari,
-    so only the strings in atari next to ``q`` (captures) matter.
-    """
-    W = S[META, M_W]
-    ne = 0
-    capb = 0
-    capw = 0
-    s0 = -1
-    s1 = -1
-    s2 = -1
-    for d in (-W, -1, 1, W):
-        r = q + d
-        cr = S[COLOR, r]
-        if cr == EMPTY:
-            ne += 1
-        elif cr == BLACK or cr == WHITE:
-            s = S[REP, r]
-            if S[NLIB, s] == 1 and s != s0 and s != s1 and s != s2:
-                if s0 < 0:
-                    s0 = s
-                elif s1 < 0:
-                    s1 = s
-                else:
-                    s2 = s
-                if cr == WHITE:
-                    capb += S[SSIZE, s]
-                else:
-                    capw += S[SSIZE, s]
-    if ne >= 2:
-        cb3 = min(capb, 3)
-        cw3 = min(capw, 3)
-        return True, True, (cb3 << 3) | (cw3 << 1), (cw3 << 3) | (cb3 << 1)
-    sb, ab, cb = move_props(S, B, q, BLACK)
-    sw, aw, cw = move_props(S, B, q, WHITE)
-    cb3 = min(cb, 3)
-    cw3 = min(cw, 3)
-    code_b = (int(sw) << 7) | (int(ab) << 6) | (int(aw) << 5) | (cb3 << 3) | (cw3 << 1)
-    code_w = (int(sb) << 7) | (int(aw) << 6) | (int(ab) << 5) | (cw3 << 3) | (cb3 << 1)
-    return not sb, not sw, code_b, code_w
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def cheap_codes(S, q):
     """(legal_black, legal_white, code_black, code_white, exact) at empty ``q`` without the costly bits.
 
@@ -232,6 +187,25 @@ def cheap_codes(S, q):
     legal_b = ne > 0 or capb > 0 or safe_b
     legal_w = ne > 0 or capw > 0 or safe_w
     return legal_b, legal_w, (cb3 << 3) | (cw3 << 1), (cw3 << 3) | (cb3 << 1), ne >= 2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def point_codes(S, B, q):
+    """(legal_black, legal_white, code_black, code_white) at empty ``q``; near bit and ko excluded.
+
+    Fast path (:func:`cheap_codes`): with two or more empty neighbours neither colour can be in
+    suicide or self-atari, so only the strings in atari next to ``q`` (captures) matter.
+    """
+    lb, lw, cb, cw, exact = cheap_codes(S, q)
+    if exact:
+        return lb, lw, cb, cw
+    sb, ab, capb = move_props(S, B, q, BLACK)
+    sw, aw, capw = move_props(S, B, q, WHITE)
+    cb3 = min(capb, 3)
+    cw3 = min(capw, 3)
+    code_b = (int(sw) << 7) | (int(ab) << 6) | (int(aw) << 5) | (cb3 << 3) | (cw3 << 1)
+    code_w = (int(sb) << 7) | (int(aw) << 6) | (int(ab) << 5) | (cw3 << 3) | (cb3 << 1)
+    return not sb, not sw, code_b, code_w
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
