@@ -6,9 +6,9 @@ to ``a[i + n if i < 0 else i]``.  The Go kernels (:mod:`playout.go`) index one s
 and that select on every access cost 15% of a pattern playout (mc_mogo_classic 9x9: 14,700 ->
 17,300 playouts/s; uniform 59,300 -> 67,600; same playouts, same random stream).  Numba has no
 option to switch it off per function, so :func:`install` wraps numba's
-``numba.np.arrayobj.fix_integer_index`` (checked with numba 0.68) to skip it for functions whose LLVM
-name is in one of :data:`SCOPES`; every other function, in this package or a user's, keeps
-Python semantics.
+``numba.np.arrayobj.fix_integer_index`` (checked with numba 0.68) to skip it for functions
+whose LLVM name is in one of :data:`SCOPES`; every other function, in this package or a
+user's, keeps Python semantics.
 
 Rule for code in the scopes: an index must never be negative.  ``tests/test_nowrap.py`` runs the
 Go kernels under ``NUMBA_BOUNDSCHECK=1``, where a negative index raises ``IndexError``, and

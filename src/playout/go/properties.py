@@ -141,7 +141,7 @@ def move_props(S, B, q, c):
 
 @njit(cache=True, _nrt=False, inline="always")
 def cheap_codes(S, q):
-    """(legal_black, legal_white, code_black, code_white, exact) at empty ``q`` without the costly bits.
+    """(legal_black, legal_white, code_black, code_white, exact) at empty ``q``, costly bits 0.
 
     The capture counts (bits 4..1) and legality are exact; bits 5..7 (own and opponent
     self-atari, opponent suicide) are left 0, and ``exact`` says whether that is their true value
