@@ -207,7 +207,7 @@ def build_near(S, B, p, c):
                 n += 1
         s = S[REP, p]
         if S[NLIB, s] <= 2:
-            k = string_libs(S, s, B, l0b, 2)
+            k = string_libs(S, s, B, l0b, S[NLIB, s])  # all of its <= 2
             for i in range(k):
                 x = B[l0b + i]
                 if S[NEARM + o, x] != g:
@@ -217,7 +217,7 @@ def build_near(S, B, p, c):
         for d in (-W, -1, 1, W):
             r = p + d
             if S[COLOR, r] == 3 - c and S[NLIB, S[REP, r]] <= 2:
-                k = string_libs(S, S[REP, r], B, l0b, 2)
+                k = string_libs(S, S[REP, r], B, l0b, S[NLIB, S[REP, r]])
                 for i in range(k):
                     x = B[l0b + i]
                     if S[NEARM + o, x] != g:
@@ -238,7 +238,7 @@ def build_near(S, B, p, c):
                         S[NEARL + o, n] = r
                         n += 1
                 elif S[COLOR, r] == c and S[NLIB, S[REP, r]] <= 2:
-                    k = string_libs(S, S[REP, r], B, l0b, 2)
+                    k = string_libs(S, S[REP, r], B, l0b, S[NLIB, S[REP, r]])
                     for i in range(k):
                         x = B[l0b + i]
                         if S[NEARM + o, x] != g:

@@ -108,7 +108,7 @@ def move_props(S, B, q, c):
             if S[NLIB, s] >= 3:
                 return False, False, ncap
             l0b = B.shape[0] - 8
-            n = string_libs(S, s, B, l0b, 3)
+            n = string_libs(S, s, B, l0b, S[NLIB, s])  # all of its <= 2
             for i in range(n):
                 x = B[l0b + i]
                 if x != q:

@@ -381,15 +381,18 @@ def play(S, B, p, c, track):
 
 @njit(cache=True, _nrt=False)
 def _add_libs(S, s, B, naff):
+    """List the liberties of the string of ``s``; the walk stops once all ``NLIB`` are found."""
     W = S[META, M_W]
     st = new_stamp(S)
+    left = S[NLIB, S[REP, s]]
     q = s
-    while True:
+    while left > 0:
         for d in (-W, -1, 1, W):
             r = q + d
             if S[COLOR, r] == EMPTY and S[MARK, r] != st:
                 S[MARK, r] = st
                 naff = _add(B, naff, r)
+                left -= 1
         q = S[NXT, q]
         if q == s:
             break
