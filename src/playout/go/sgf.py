@@ -159,8 +159,9 @@ def read_game(path: str | Path, move_number: int | None = None) -> SgfGame:
     applied before the move (GNU Go 3.8 follows the properties' order); a setup stone replaces
     whatever is on its point and ``AE`` empties it (FF[4]; GNU Go 3.8 ignores ``AE``).  After
     setup following the first move, the captures and the move count are kept, the ko and the
-    pass count are cleared, and the new position joins the superko history.  ``PL`` (in any node) says who moves next; without it, a root
-    setup of black stones alone with ``HA`` >= 2 means White moves first.
+    pass count are cleared, and the new position joins the superko history.  ``PL`` (in any
+    node) says who moves next; without it, a root setup of black stones alone with ``HA`` >= 2
+    means White moves first.
 
     Raises :class:`SgfError`, one line ``FILE: problem``, for: an unreadable file, bad SGF
     syntax, ``GM`` other than 1 (Go), a size outside 5..19, a bad ``KM``/``HA``/``PL``/``SZ``
