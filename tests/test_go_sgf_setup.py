@@ -164,30 +164,6 @@ def test_printsgf_round_trips_later_setup(tmp_path):
     assert e.handle("printsgf").replace("\n", "").endswith(";W[de])")
 
 
-LATER_BAD = [
-    ("(;GM[1]SZ[9];B[ee];AB[zz])", "after move 1: AB: bad point 'zz' for a 9x9 board"),
-    ("(;GM[1]SZ[9];B[ee];AB[dd]AE[dd])", "after move 1: point D6 is in both AB and AE"),
-    ("(;GM[1]SZ[9];B[aa];W[dd];AW[ba][ab])",
-     "after move 2: setup stones leave the string at A9 without liberties"),
-    ("(;GM[1]SZ[9];B[aa];AW[ee];W[ee])", "move 2 (W E5) is illegal: occupied"),
-    ("(;GM[1]SZ[9];B[aa];PL[x])", "after move 1: bad PL value 'x' (B or W)"),
-]
-
-
-@pytest.mark.parametrize("text,why", LATER_BAD)
-def test_bad_later_setup_is_one_line(tmp_path, text, why):
-    f = tmp_path / "bad.sgf"
-    f.write_text(text)
-    with pytest.raises(SgfError) as err:
-        read_game(f)
-    assert str(err.value) == f"{f}: {why}"
-    e = engine()
-    e.handle("play b E5")
-    assert e.handle(f"loadsgf {f}") == f"? cannot load file: {f}: {why}\n\n"
-    assert e.board.moves == [(BLACK, gtp_to_point("E5", 9))]  # the position is kept
-    assert e.handle("protocol_version") == "= 2\n\n"
-
-
 # ---------------------------------------------------------------------------- cross-check
 def _random_record(rng: random.Random, size: int, moves: int) -> str:
     """A legal random game with setup nodes (some beside a move) as SGF text."""

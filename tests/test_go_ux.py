@@ -64,7 +64,18 @@ BAD_SGF = [
 ]
 
 
-@pytest.mark.parametrize("text,why", BAD_SGF)
+#: setup after the first move that cannot be applied
+LATER_BAD = [
+    ("(;GM[1]SZ[9];B[ee];AB[zz])", "after move 1: AB: bad point 'zz' for a 9x9 board"),
+    ("(;GM[1]SZ[9];B[ee];AB[dd]AE[dd])", "after move 1: point D6 is in both AB and AE"),
+    ("(;GM[1]SZ[9];B[aa];W[dd];AW[ba][ab])",
+     "after move 2: setup stones leave the string at A9 without liberties"),
+    ("(;GM[1]SZ[9];B[aa];AW[ee];W[ee])", "move 2 (W E5) is illegal: occupied"),
+    ("(;GM[1]SZ[9];B[aa];PL[x])", "after move 1: bad PL value 'x' (B or W)"),
+]
+
+
+@pytest.mark.parametrize("text,why", BAD_SGF + LATER_BAD)
 def test_bad_sgf_is_one_line_naming_file_and_problem(tmp_path, text, why):
     f = tmp_path / "g.sgf"
     f.write_text(text)
@@ -73,7 +84,10 @@ def test_bad_sgf_is_one_line_naming_file_and_problem(tmp_path, text, why):
     assert str(err.value) == f"{f}: {why}"
     # GTP loadsgf: the spec's "cannot load file", then the same line; the engine keeps going
     e = engine()
+    e.handle("play b E5")
     assert e.handle(f"loadsgf {f}") == f"? cannot load file: {f}: {why}\n\n"
+    assert e.board.moves == [(BLACK, gtp_to_point("E5", e.board.size))]  # the position stays
+    assert e.handle("protocol_version") == "= 2\n\n"
     assert e.handle("protocol_version") == "= 2\n\n"
 
 
