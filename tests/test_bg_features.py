@@ -111,12 +111,15 @@ def test_fast_shot_stats_equal_the_roll_by_roll_reference():
             b = flip(m)
             boards.append(b)
     with_shots = 0
+    from_bar = 0  # the hitter has checkers on its bar: the bitmask-move path (_bar_stats)
     for b in boards:
         for hitter_is_mover in (True, False):
             fast = shot_stats(b, hitter_is_mover)
             assert fast == shot_stats_reference(b, hitter_is_mover), (list(b), hitter_is_mover)
             with_shots += fast[0] > 0
+            from_bar += fast[0] > 0 and b[25 if hitter_is_mover else 0] > 0
     assert with_shots > 500
+    assert from_bar > 100
 
 
 def test_bit_scan_fallbacks_equal_the_intrinsics():

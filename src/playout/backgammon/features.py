@@ -216,6 +216,53 @@ def shot_stats_reference(b, hitter_is_mover):
     return hit36 / 36.0, loss / (36.0 * 25.0)
 
 
+@njit(cache=True, inline="always")
+def _bar_stats(occ, blots, blocks, nbar):
+    """(hit36, loss36) with hitter checkers on the bar: :func:`_best_hit` for the 21 rolls as
+    bitmask moves (bit ``p`` = point ``p`` of the hitter's numbering, ``>> d`` = ``d`` pips on).
+
+    Non-doubles: with two or more on the bar only the entry points ``25 - a``, ``25 - c``
+    can be hit; with one, a die enters on an open point ``e`` and the other moves any
+    checker, the entered one included, by one step (targets ``(occ | e) >> other``).
+    Doubles: the entry point must be open; ``4 - nbar`` steps remain for one checker from
+    ``occ | e``, each intermediate landing not blocked.
+    """
+    hit36 = 0
+    loss = 0
+    one = np.int64(1)
+    for r in range(21):
+        a = _RA[r]
+        c = _RC[r]
+        targets = np.int64(0)
+        if a != c:
+            if nbar >= 2:
+                targets = (one << (25 - a)) | (one << (25 - c))
+            else:
+                for order in range(2):
+                    first = a if order == 0 else c
+                    second = c if order == 0 else a
+                    e = one << (25 - first)
+                    if blocks & e:
+                        continue
+                    targets |= e | ((occ | e) >> second)
+        else:
+            e = one << (25 - a)
+            if blocks & e:
+                continue
+            targets = e
+            cont = occ | e
+            for _ in range(4 - nbar):
+                cont >>= a
+                targets |= cont
+                cont &= ~blocks
+        h = targets & blots
+        if h != 0:
+            w = 1 if a == c else 2
+            hit36 += w
+            loss += w * (63 - leading_zeros(h))
+    return hit36, loss
+
+
 @njit(cache=True)
 def shot_stats(b, hitter_is_mover):
     """(hit fraction, mean pip loss / 25) of the defender's blots on the hitter's next roll.
@@ -224,13 +271,15 @@ def shot_stats(b, hitter_is_mover):
     hit on ``t`` is ``t`` (it had ``25 - t`` pips to go, and 25 after the hit).  Without
     hitter checkers on the bar the rolls that hit each blot are gathered as a bitmask over
     its sources (distance tables :data:`_DIRECT`, :data:`_COMBO`, :data:`_DBL`), blots taken
-    from the largest loss down; with checkers on the bar roll by roll (:func:`_best_hit`).
+    from the largest loss down; with checkers on the bar roll by roll as bitmask moves
+    (:func:`_bar_stats`).
     """
     occ, blots, blocks, nbar = _masks(b, hitter_is_mover)
     if blots == 0:
         return 0.0, 0.0
     if nbar > 0:
-        return shot_stats_reference(b, hitter_is_mover)
+        hit36, loss = _bar_stats(occ, blots, blocks, nbar)
+        return hit36 / 36.0, loss / (36.0 * 25.0)
     covered = np.int64(0)
     hit36 = 0
     loss = 0
