@@ -1,5 +1,6 @@
 """Shot inputs: exact counts on hand-made positions, agreement with real legal plays."""
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -120,6 +121,51 @@ def test_fast_shot_stats_equal_the_roll_by_roll_reference():
             from_bar += fast[0] > 0 and b[25 if hitter_is_mover else 0] > 0
     assert with_shots > 500
     assert from_bar > 100
+
+
+def test_shot_inputs_do_not_depend_on_the_compiling_caller(tmp_path):
+    """Compiled first from a fastmath function that inlines its caller (as the incremental
+    evaluator does), numba builds shot_stats with fastmath too; the values must not change."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import numpy as np
+        from numba import njit
+        from playout.backgammon.board import STARTING_BOARD, flip, game_result
+        from playout.backgammon.features import shot_inputs, shot_stats_reference
+        from playout.backgammon.moves import legal_moves
+
+        @njit(fastmath=True, inline="always")
+        def leaf(b, x):
+            shot_inputs(b, x, 0, True)
+
+        @njit(fastmath=True)
+        def caller(b, x):
+            leaf(b, x)
+
+        rng = np.random.default_rng(3)
+        x = np.zeros(4)
+        n = 0
+        for _ in range(20):
+            b = STARTING_BOARD.copy()
+            while game_result(b) == 0:
+                caller(b, x)
+                want = shot_stats_reference(b, False) + shot_stats_reference(b, True)
+                assert tuple(x) == want, (list(b), tuple(x), want)
+                n += x[0] > 0
+                ms = legal_moves(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+                m = ms[rng.integers(len(ms))]
+                if game_result(m) != 0:
+                    break
+                b = flip(m)
+        assert n > 100, n
+    """)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
 
 
 def test_bit_scan_fallbacks_equal_the_intrinsics():

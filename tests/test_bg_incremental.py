@@ -86,7 +86,7 @@ def test_fast_rollout_equals_reference_kernel(truncate, vr):
     for i, b in enumerate(starts):
         fast = np.zeros((24, 5))
         ref = np.zeros((24, 5))
-        rollout_trials(*net.kernel_args(), b, 30, 24, 17 + i, truncate, vr, fast)
+        rollout_trials(*net.kernel_args(), b, 30, 24, 17 + i, truncate, vr, 0, fast)
         rollout_trials_reference(*net.kernel_args(), b, 30, 24, 17 + i, truncate, vr, ref)
         np.testing.assert_allclose(fast, ref, rtol=0, atol=1e-9)
         assert np.abs(ref).sum() > 0

@@ -25,7 +25,7 @@ def test_quasi_random_first_rolls_and_truncation():
     net = NeuralNet()
     # truncated after 1 half-move without VR: trial t's outcome depends only on roll t mod 36
     out = np.zeros((72, 5))
-    rollout_trials(*net.kernel_args(), STARTING_BOARD, 0, 72, 7, 1, False, out)
+    rollout_trials(*net.kernel_args(), STARTING_BOARD, 0, 72, 7, 1, False, 0, out)
     assert np.allclose(out[:36], out[36:])
     assert len({tuple(np.round(r, 9)) for r in out[:36]}) >= 15  # 21 distinct rolls, some equal
 

@@ -241,12 +241,15 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
               help="plays to roll out (best at 1-ply)")
 @click.option("--seed", default=1, show_default=True)
 @click.option("--no-vr", is_flag=True, help="no variance reduction")
+@click.option("--luck", type=click.Choice(["ranked", "full"]), default="ranked", show_default=True,
+              help="variance reduction's luck: ranked plays per roll (our net; ~2.3x faster at "
+                   "equal standard error) or every play of every roll (gnubg's)")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="JSONL results file (resumed if present)")
 @click.option("--ray", "ray_address", default=None, help="run on Ray (auto, local or host:port)")
 @click.option("--cubeful", is_flag=True, help="cubeful money trials (Janowski cube play, no VR)")
 @common
-def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, out_path,
+def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, luck, out_path,
             ray_address, cubeful, evaluator, as_json):
     """Cubeless rollout of POSITION (or of the candidate plays for --dice), 1-ply play.
 
@@ -270,8 +273,8 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
             mc = choose_move(pos.board, d, ev, 1)
             boards = [c.board for c in mc.candidates[:candidates]]
             res = run(boards, evaluator=evaluator, trials=trials, truncate=truncate, vr=not no_vr,
-                      seed=seed, workers=workers, out_path=out_path, description="rollout",
-                      post_move=True, ray_address=ray_address,
+                      luck=luck, seed=seed, workers=workers, out_path=out_path,
+                      description="rollout", post_move=True, ray_address=ray_address,
                       cube_owner=None if pos.match_length else pos.cube_owner, cubeful=cubeful,
                       jacoby=pos.jacoby)
             for r, b in zip(res, boards):
@@ -279,7 +282,7 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
             res.sort(key=lambda r: -r["equity"])
         else:
             res = run([pos.board], evaluator=evaluator, trials=trials, truncate=truncate,
-                      vr=not no_vr, seed=seed, workers=workers, out_path=out_path,
+                      vr=not no_vr, luck=luck, seed=seed, workers=workers, out_path=out_path,
                       description="rollout", post_move=False, ray_address=ray_address,
                       cube_owner=None if pos.match_length else pos.cube_owner, cubeful=cubeful,
                       jacoby=pos.jacoby)
@@ -287,7 +290,7 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
         raise click.ClickException(str(exc)) from None
     if as_json:
         click.echo(json.dumps({"evaluator": ev.name, "trials": trials, "truncate": truncate,
-                               "vr": not no_vr, "results": res}))
+                               "vr": not no_vr, "luck": luck, "results": res}))
         return
     for r in res:
         label = r.get("move", "position")

@@ -87,6 +87,14 @@ def _shot_tables():
 _DIRECT, _COMBO, _DBL = _shot_tables()
 
 
+#: The two inputs are counts out of 36 (and 36 x 25) times these constants, never divisions:
+#: numba compiles a function called from a ``fastmath`` function it inlines (``inline="always"``,
+#: as :mod:`playout.backgammon.incremental` does) with fastmath too, and LLVM then turns
+#: ``n / 36.0`` into ``n * (1 / 36.0)``; which version a process (or the on-disk cache) holds
+#: would depend on what was compiled first.  A product is the same either way.
+_INV36 = 1.0 / 36.0
+_INV900 = 1.0 / 900.0
+
 #: bitmask of the six doubles among the 21 rolls
 _DOUBLES = int(sum(1 << r for r in range(21) if _RA[r] == _RC[r]))
 
@@ -213,49 +221,62 @@ def shot_stats_reference(b, hitter_is_mover):
         if best > 0:
             hit36 += _RW[r]
             loss += _RW[r] * best
-    return hit36 / 36.0, loss / (36.0 * 25.0)
+    return hit36 * _INV36, loss * _INV900
+
+
+@njit(cache=True, inline="always")
+def roll_targets(a, c, occ, blocks, nbar):
+    """Bitmask of the points the hitter can reach with dice ``a``/``c``: :func:`_best_hit` as
+    bitmask moves (bit ``p`` = point ``p`` of the hitter's numbering; ``>> d`` = ``d`` pips on).
+
+    No bar checkers: one die from any checker, or both dice by one checker through an open
+    intermediate point (doubles: up to four steps, each landing open).  Non-doubles with two
+    or more on the bar reach only the entry points ``25 - a``, ``25 - c``; with one, a die
+    enters on an open point ``e`` and the other moves any checker, the entered one included,
+    one step.  Doubles enter on ``25 - a`` if open and have ``4 - nbar`` steps left for one
+    checker.  Bits outside 1..24 may be set; callers mask with the blots.
+    """
+    one = np.int64(1)
+    if a != c:
+        if nbar >= 2:
+            return (one << (25 - a)) | (one << (25 - c))
+        if nbar == 1:
+            targets = np.int64(0)
+            for order in range(2):
+                first = a if order == 0 else c
+                second = c if order == 0 else a
+                e = one << (25 - first)
+                if blocks & e:
+                    continue
+                targets |= e | ((occ | e) >> second)
+            return targets
+        return (occ >> a) | (occ >> c) | (((occ >> a) & ~blocks) >> c) | (((occ >> c) & ~blocks) >> a)
+    cont = occ
+    targets = np.int64(0)
+    steps = 4
+    if nbar > 0:
+        e = one << (25 - a)
+        if blocks & e:
+            return np.int64(0)
+        targets = e
+        cont = occ | e
+        steps = 4 - nbar
+    for _ in range(steps):
+        cont >>= a
+        targets |= cont
+        cont &= ~blocks
+    return targets
 
 
 @njit(cache=True, inline="always")
 def _bar_stats(occ, blots, blocks, nbar):
-    """(hit36, loss36) with hitter checkers on the bar: :func:`_best_hit` for the 21 rolls as
-    bitmask moves (bit ``p`` = point ``p`` of the hitter's numbering, ``>> d`` = ``d`` pips on).
-
-    Non-doubles: with two or more on the bar only the entry points ``25 - a``, ``25 - c``
-    can be hit; with one, a die enters on an open point ``e`` and the other moves any
-    checker, the entered one included, by one step (targets ``(occ | e) >> other``).
-    Doubles: the entry point must be open; ``4 - nbar`` steps remain for one checker from
-    ``occ | e``, each intermediate landing not blocked.
-    """
+    """(hit36, loss36) over the 21 rolls from :func:`roll_targets` (hitter checkers on the bar)."""
     hit36 = 0
     loss = 0
-    one = np.int64(1)
     for r in range(21):
         a = _RA[r]
         c = _RC[r]
-        targets = np.int64(0)
-        if a != c:
-            if nbar >= 2:
-                targets = (one << (25 - a)) | (one << (25 - c))
-            else:
-                for order in range(2):
-                    first = a if order == 0 else c
-                    second = c if order == 0 else a
-                    e = one << (25 - first)
-                    if blocks & e:
-                        continue
-                    targets |= e | ((occ | e) >> second)
-        else:
-            e = one << (25 - a)
-            if blocks & e:
-                continue
-            targets = e
-            cont = occ | e
-            for _ in range(4 - nbar):
-                cont >>= a
-                targets |= cont
-                cont &= ~blocks
-        h = targets & blots
+        h = roll_targets(a, c, occ, blocks, nbar) & blots
         if h != 0:
             w = 1 if a == c else 2
             hit36 += w
@@ -279,7 +300,7 @@ def shot_stats(b, hitter_is_mover):
         return 0.0, 0.0
     if nbar > 0:
         hit36, loss = _bar_stats(occ, blots, blocks, nbar)
-        return hit36 / 36.0, loss / (36.0 * 25.0)
+        return hit36 * _INV36, loss * _INV900
     covered = np.int64(0)
     hit36 = 0
     loss = 0
@@ -320,7 +341,7 @@ def shot_stats(b, hitter_is_mover):
         w36 = 2 * _popcount(new) - _popcount(new & _DOUBLES)
         hit36 += w36
         loss += w36 * t
-    return hit36 / 36.0, loss / (36.0 * 25.0)
+    return hit36 * _INV36, loss * _INV900
 
 
 @njit(cache=True)

@@ -10,7 +10,11 @@ plays at 1-ply.  As users expect from gnubg/XG/bgsage:
 * variance reduction: each half-move's *luck* -- the evaluator's value after
   the best play with the roll drawn minus its mean over the 21 rolls -- is
   subtracted from the trial's outcome (all five probabilities, from the root
-  side's view), gnubg's scheme;
+  side's view), gnubg's scheme (``luck="full"``); by default our net takes the
+  best of the plays a linearised net ranks first per roll instead
+  (``luck="ranked"``, :mod:`playout.backgammon.luck`): still unbiased, the same
+  plays made, about 2.3x more games per second for a ~6% larger standard
+  deviation per trial;
 * per-candidate rollouts (the board after each candidate play, the opponent to
   act) with standard errors over trials.
 
@@ -36,6 +40,7 @@ from playout.backgammon.cube import janowski_live
 from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
 from playout.backgammon.incremental import best_plays
 from playout.backgammon.incremental import new_workspace as new_inc_workspace
+from playout.backgammon.luck import DEFAULT_KEEP, new_luck_workspace, ranked_luck_plays
 from playout.backgammon.moves import MAX_MOVES, new_workspace
 from playout.backgammon.net import invert, sanitize, terminal_probs
 from playout.backgammon.search import _R1, _R2, best_reply
@@ -53,17 +58,21 @@ def _play_best(kind, W1, b1, W2, b2, pr, pc, board, d1, d2, moves, ws, x, h, o, 
 
 @njit(cache=True)
 def rollout_trials(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, seed,
-                   truncate, vr, out):
+                   truncate, vr, luck_keep, out):
     """Fill ``out[n_trials, 5]`` with (luck-adjusted) outcomes from the root side's view.
 
     ``board``: pre-roll, the root side to act.  ``truncate`` <= 0 plays to the end.
+    ``luck_keep`` (with ``vr``, our net only): 0 = gnubg's luck (the best play
+    of every roll evaluated); ``k`` > 0 = ranked luck
+    (:mod:`playout.backgammon.luck`: the best of the ``k`` plays the
+    linearised net ranks first, per roll).  The plays made are the same.
     Our net (kind 0) runs :func:`_rollout_trials_net` (incremental evaluation),
     other evaluators :func:`rollout_trials_reference`; both give the same
     trials up to float rounding.
     """
     if kind == 0:
         _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, seed, truncate,
-                            vr, out)
+                            vr, luck_keep, out)
     else:
         rollout_trials_reference(kind, W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, seed,
                                  truncate, vr, out)
@@ -79,7 +88,7 @@ def _roll_index(d1, d2):
 
 @njit(cache=True)
 def _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, seed, truncate, vr,
-                        out):
+                        luck_keep, out):
     """:func:`rollout_trials` for our net: one fused kernel, no allocation per half-move.
 
     Per half-move :func:`playout.backgammon.incremental.best_plays` finds the
@@ -90,7 +99,8 @@ def _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, se
     np.random.seed(seed)
     H = W1.shape[2]
     ws = new_inc_workspace(W2)
-    rows = np.zeros(21, dtype=np.int64)
+    lws = new_luck_workspace(W1.shape[1])
+    rows = np.zeros(22, dtype=np.int64)
     x = np.zeros(W1.shape[1])
     h = np.zeros(H)
     o = np.zeros(5)
@@ -153,14 +163,18 @@ def _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, se
                 val[:] = memo_probs[slot, kd]
                 nb[:] = memo_boards[slot, kd]
             elif vr:
-                best_plays(W1, b1, W2, b2, b, d1, d2, True, ws, rows)
+                if luck_keep > 0:
+                    ranked_luck_plays(W1, b1, W2, b2, b, d1, d2, luck_keep, ws, lws, rows)
+                    nb[:] = boards[rows[21]]
+                else:
+                    best_plays(W1, b1, W2, b2, b, d1, d2, True, ws, rows)
+                    nb[:] = boards[rows[kd]]
                 mean[:] = 0.0
                 for k in range(21):
                     w = (1.0 if _R1[k] == _R2[k] else 2.0) / 36.0
                     for j in range(5):
                         mean[j] += w * probs[rows[k], j]
                 val[:] = probs[rows[kd]]
-                nb[:] = boards[rows[kd]]
             else:
                 best_plays(W1, b1, W2, b2, b, d1, d2, False, ws, rows)
                 val[:] = probs[rows[0]]
@@ -336,20 +350,24 @@ def _rollout_task(task: dict) -> dict:
                 "eq_sq": float((pts * pts).sum())}
     out = np.zeros((n, 5))
     rollout_trials(*ev.kernel_args(), board, int(task["first"]), n, int(task["seed"]),
-                   int(task["truncate"]), bool(task["vr"]), out)
+                   int(task["truncate"]), bool(task["vr"]), int(task["luck_keep"]), out)
     eq = 2 * out[:, 0] - 1 + out[:, 1] - out[:, 3] + out[:, 2] - out[:, 4]
     return {"n": n, "sum": out.sum(axis=0).tolist(), "eq_sum": float(eq.sum()),
             "eq_sq": float((eq * eq).sum())}
 
 
 def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int = 0,
-            vr: bool = True, seed: int = 1, chunk: int = 144, workers: int | None = 0,
+            vr: bool = True, luck: str = "ranked", seed: int = 1, chunk: int = 144,
+            workers: int | None = 0,
             out_path=None, description: str | None = None, post_move: bool = True,
             ray_address: str | None = None, cube_owner: str | None = None,
             cubeful: bool = False, jacoby: bool = True) -> list[dict]:
     """Roll out each board; returns per-board dicts (probs, equity, std_error, trials).
 
-    ``post_move=True``: each board is the position *after* a candidate play
+    ``luck``: with ``vr``, ``ranked`` (our net: :mod:`playout.backgammon.luck`,
+    the best of :data:`~playout.backgammon.luck.DEFAULT_KEEP` ranked plays per
+    roll) or ``full`` (gnubg's: every play of every roll; other evaluators
+    always).  ``post_move=True``: each board is the position *after* a candidate play
     (mover's view) and results are for that mover; ``False``: pre-roll boards,
     results for the side to act.  ``evaluator`` is a name for
     :func:`get_evaluator` (tasks must be picklable).  ``ray_address`` runs the
@@ -364,6 +382,9 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
     cube at ``cube_owner`` (default centred): ``equity`` is then the cubeful
     equity per unit of the present cube and ``probs`` is omitted.
     """
+    keep = {"ranked": DEFAULT_KEEP, "full": 0}.get(luck)
+    if keep is None:
+        raise ValueError(f"luck: {luck!r} (ranked or full)")
     code = {"centered": 0, "player": 1, "opponent": 2}
     owner = code.get(cube_owner or "centered")
     if owner is None:
@@ -380,10 +401,10 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
             tasks.append({"key": f"{ci}:{first // chunk}", "board": [int(v) for v in root],
                           "first": first, "n": min(chunk, trials - first),
                           "seed": seed * 1_000_003 + first, "truncate": truncate, "vr": vr,
-                          "evaluator": evaluator, "cubeful": cubeful, "owner": owner,
+                          "luck_keep": keep, "evaluator": evaluator, "cubeful": cubeful, "owner": owner,
                           "jacoby": jacoby})
     setup = {"kind": "bg-rollout", "evaluator": evaluator, "trials": trials, "truncate": truncate,
-             "vr": vr, "seed": seed, "chunk": chunk, "post_move": post_move, "cubeful": cubeful,
+             "vr": vr, "luck": luck, "seed": seed, "chunk": chunk, "post_move": post_move, "cubeful": cubeful,
              "owner": owner, "jacoby": jacoby,
              "boards": [[int(v) for v in b] for b in boards]}
     results = run_tasks(_rollout_task, tasks, out_path=out_path, workers=workers,
@@ -529,6 +550,9 @@ def rollout_cubeful(board, *, cube_owner: str = "centered", evaluator: str = "ne
     ``cube_owner`` is relative to the side the result is for (``post_move``:
     the player who just moved, as in :func:`rollout`).
     """
+    keep = {"ranked": DEFAULT_KEEP, "full": 0}.get(luck)
+    if keep is None:
+        raise ValueError(f"luck: {luck!r} (ranked or full)")
     code = {"centered": 0, "player": 1, "opponent": 2}
     if cube_owner not in code:
         raise ValueError(f"cube_owner: {cube_owner!r} (centered, player or opponent)")
@@ -549,4 +573,4 @@ def rollout_cubeful(board, *, cube_owner: str = "centered", evaluator: str = "ne
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "search.py", "incremental.py", "cube.py", "features.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "search.py", "incremental.py", "cube.py", "features.py", "luck.py"))
