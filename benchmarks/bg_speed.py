@@ -9,9 +9,11 @@ evaluated once, so gnubg's evaluation cache cannot answer from memory) for our n
 (the shipped one, its hidden size in the key, 206 inputs including the shot
 features; and 128 hidden -- gnubg's contact-net size -- with random weights), pubeval, gnubg 0-ply (PyPI, one Python call per position) and
 bgsage 1-ply (``batch_evaluate``, one thread); then rollout games per second
-from the opening at 1-ply (XG numbering) with and without variance reduction,
-ours beside bgsage's rollout (one thread) and gnubg's published 108 games/s
-(gnubg 1.07, one thread, 0-ply with VR; ``../shared/docs/backgammon.md``),
+from the opening at 1-ply (XG numbering) with variance reduction -- gnubg's
+luck (``full``) and our default ``ranked`` luck, with the per-trial standard
+deviation of each and the equal-precision rate -- and without, ours beside
+bgsage's rollout (one thread) and gnubg's published 108 games/s with VR and
+2,850 without (gnubg 1.07, one thread, 0-ply; ``../shared/docs/backgammon.md``),
 which the PyPI module cannot run.  Ratios are ours / peer.
 """
 
@@ -31,10 +33,12 @@ from playout.backgammon.board import STARTING_BOARD  # noqa: E402
 from playout.backgammon.evaluators import NeuralNet, PubEval, eval_batch_kernel  # noqa: E402
 from playout.backgammon.ids import board_from_position_id, board_to_gnubg  # noqa: E402
 from playout.backgammon.net import init_weights  # noqa: E402
+from playout.backgammon.luck import DEFAULT_KEEP  # noqa: E402
 from playout.backgammon.rollout import rollout_trials  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
 GNUBG_ROLLOUT_REF = 108.0  # games/s, gnubg 1.07 one thread, 0-ply with VR (docs/backgammon.md)
+GNUBG_NOVR_REF = 2850.0  # games/s, the same without VR
 
 
 def timed(fn, min_time=1.0):
@@ -113,15 +117,34 @@ def main(quick: bool = False) -> dict:
     except ImportError:
         res["bgsage_1ply_evals_per_s"] = None
 
-    trials = 36 if quick else 144
-    ro = np.zeros((trials, 5))
-    t = timed(lambda: rollout_trials(*net.kernel_args(), STARTING_BOARD, 0, trials, 1, 0, True, ro),
-              min_time=2.0)
-    res["ours_rollout_vr_games_per_s"] = trials / t
-    ro2 = np.zeros((trials * 10, 5))
-    t = timed(lambda: rollout_trials(*net.kernel_args(), STARTING_BOARD, 0, trials * 10, 1, 0, False,
-                                     ro2), min_time=2.0)
-    res["ours_rollout_novr_games_per_s"] = trials * 10 / t
+    # Rollouts from the opening at 1-ply with variance reduction: gnubg's luck (every play of
+    # every roll evaluated) and our default ranked luck (playout.backgammon.luck), the same
+    # trials (seed, dice, plays); per-trial standard deviation of the equity from those trials.
+    # Equal-precision rate = games/s x (sd_full / sd_ranked)^2: the full-luck games per second
+    # that would give the same standard error.
+    trials = 288 if quick else 1296
+
+    def per_trial(vr, keep):
+        out = np.zeros((trials, 5))
+        rollout_trials(*net.kernel_args(), STARTING_BOARD, 0, 36, 1, 0, vr, keep,
+                       np.zeros((36, 5)))  # warm (compile)
+        t0 = time.perf_counter()
+        rollout_trials(*net.kernel_args(), STARTING_BOARD, 0, trials, 1, 0, vr, keep, out)
+        dt = time.perf_counter() - t0
+        eq = 2 * out[:, 0] - 1 + out[:, 1] - out[:, 3] + out[:, 2] - out[:, 4]
+        return trials / dt, float(eq.std())
+
+    g_full, sd_full = per_trial(True, 0)
+    g_rank, sd_rank = per_trial(True, DEFAULT_KEEP)
+    g_none, sd_none = per_trial(False, 0)
+    res["rollout_trials"] = trials
+    res["ours_rollout_vr_full_games_per_s"] = g_full
+    res["ours_rollout_vr_full_sd_per_trial"] = sd_full
+    res["ours_rollout_vr_ranked_games_per_s"] = g_rank
+    res["ours_rollout_vr_ranked_sd_per_trial"] = sd_rank
+    res["ours_rollout_vr_ranked_equal_precision_games_per_s"] = g_rank * (sd_full / sd_rank) ** 2
+    res["ours_rollout_novr_games_per_s"] = g_none
+    res["ours_rollout_novr_sd_per_trial"] = sd_none
     try:
         import bgsage
 
@@ -140,7 +163,11 @@ def main(quick: bool = False) -> dict:
     res["ratio_net128_vs_gnubg"] = res["ours_net128_evals_per_s"] / g if g else None
     res[f"ratio_net{net.hidden}_vs_gnubg"] = res[f"{key}_evals_per_s"] / g if g else None
     res[f"ratio_net{net.hidden}_vs_bgsage"] = res[f"{key}_evals_per_s"] / s if s else None
-    res["ratio_rollout_vr_vs_gnubg_ref"] = res["ours_rollout_vr_games_per_s"] / GNUBG_ROLLOUT_REF
+    res["ratio_rollout_vr_full_vs_gnubg_ref"] = g_full / GNUBG_ROLLOUT_REF
+    res["ratio_rollout_vr_ranked_vs_gnubg_ref"] = g_rank / GNUBG_ROLLOUT_REF
+    res["ratio_rollout_vr_ranked_equal_precision_vs_gnubg_ref"] = (
+        res["ours_rollout_vr_ranked_equal_precision_games_per_s"] / GNUBG_ROLLOUT_REF)
+    res["ratio_rollout_novr_vs_gnubg_ref"] = g_none / GNUBG_NOVR_REF
     return res
 
 

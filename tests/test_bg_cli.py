@@ -45,6 +45,10 @@ def test_eval_cube_play_rollout_json():
     assert r.exit_code == 0, r.output
     res = json.loads(r.stdout)["results"]
     assert len(res) == 2 and all(x["trials"] == 36 and x["std_error"] >= 0 for x in res)
+    assert json.loads(r.stdout)["luck"] == "ranked"
+    r = run("rollout", START, "--trials", "36", "--truncate", "4", "--workers", "0", "--luck", "full",
+            "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["luck"] == "full"
 
 
 @pytest.mark.parametrize("args, field", [
@@ -60,6 +64,7 @@ def test_eval_cube_play_rollout_json():
     (["rollout", START, "--truncate", "-2"], "--truncate"),
     (["rollout", START, "--workers", "-1"], "--workers"),
     (["rollout", START, "--trials", "0"], "--trials"),
+    (["rollout", START, "--luck", "half"], "--luck"),
     (["rollout", START, "--dice", "31", "--candidates", "0"], "--candidates"),
     # a finished game: no checkers left for either side / for one side
     (["eval", "AAAAAAAAAAAAAA"], "the game is over: both sides"),
