@@ -13,8 +13,8 @@ plays at 1-ply.  As users expect from gnubg/XG/bgsage:
   side's view), gnubg's scheme (``luck="full"``); by default our net takes the
   best of the plays a linearised net ranks first per roll instead
   (``luck="ranked"``, :mod:`playout.backgammon.luck`): still unbiased, the same
-  plays made, about 2.3x more games per second for a ~6% larger standard
-  deviation per trial;
+  plays made, about 2.5x the games per second for a ~5% larger standard
+  deviation per trial (2.2-2.4x at equal precision, ``benchmarks/bg_speed.py``);
 * per-candidate rollouts (the board after each candidate play, the opponent to
   act) with standard errors over trials.
 
