@@ -2,10 +2,18 @@
 
 import numpy as np
 import pytest
+from test_bg_incremental import _random_positions
 
-from playout.backgammon.board import STARTING_BOARD, flip, game_result, is_race
+from playout.backgammon.board import STARTING_BOARD, is_race
 from playout.backgammon.evaluators import NeuralNet
-from playout.backgammon.features import _RA, _RC, _best_hit, _masks, roll_targets, shot_stats
+from playout.backgammon.features import (
+    _RA,
+    _RC,
+    _best_hit,
+    _masks,
+    roll_targets,
+    shot_stats,
+)
 from playout.backgammon.incremental import best_plays, new_workspace
 from playout.backgammon.luck import (
     MAX_KEEP,
@@ -17,24 +25,7 @@ from playout.backgammon.luck import (
 from playout.backgammon.moves import legal_moves
 from playout.backgammon.rollout import rollout, rollout_trials
 
-
-def _positions(n_games: int, seed: int) -> list[np.ndarray]:
-    """Pre-roll boards of random-play games (bar entries, hits, primes, races, bear-offs)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(n_games):
-        b = STARTING_BOARD.copy()
-        while game_result(b) == 0:
-            out.append(b)
-            ms = legal_moves(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-            m = ms[rng.integers(len(ms))]
-            if game_result(m) != 0:
-                break
-            b = flip(m)
-    return out
-
-
-POSITIONS = _positions(30, 3)
+POSITIONS = _random_positions(30, 3)
 
 
 def _blot_mask(b):
@@ -129,7 +120,7 @@ def test_ranked_luck_is_unbiased_and_plays_the_same_games():
     rollout_trials(*net.kernel_args(), b, 0, n, 11, 10, True, 0, full)
     rollout_trials(*net.kernel_args(), b, 0, n, 11, 10, True, 3, ranked)
     rollout_trials(*net.kernel_args(), b, 0, n, 11, 10, False, 0, none)
-    eq = lambda o: 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]  # noqa: E731
+    eq = lambda o: 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]
     # same dice, same plays: the trials differ only by their luck terms, whose difference has
     # mean 0 over the rolls
     d = eq(full) - eq(ranked)

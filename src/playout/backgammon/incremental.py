@@ -458,6 +458,21 @@ def _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x):
     counts[0] = 0
 
 
+@njit(cache=True, inline="always")
+def park(r, k, boards, probs, eqs):
+    """Row ``r`` of roll ``k``'s best play, copied to that roll's parking row if ``r`` is a
+    scratch row (a full cache, never seen in practice) that a later roll would overwrite."""
+    if r < CACHE_CAP:
+        return r
+    q = CACHE_CAP + 2 + k
+    for i in range(26):
+        boards[q, i] = boards[r, i]
+    for i in range(5):
+        probs[q, i] = probs[r, i]
+    eqs[q] = eqs[r]
+    return q
+
+
 @njit(cache=True)
 def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
     """Best 1-ply plays from pre-roll ``board`` (the side to act moves), via the incremental net.
@@ -485,15 +500,7 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
         for c in range(1, a + 1):
             r = _best_roll(w, z0, a, c, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
                            boards, probs, eqs, counts, hid, raw, x, fb)
-            if r >= CACHE_CAP:  # a scratch row: park a copy where no later roll writes
-                q = CACHE_CAP + 2 + k
-                for i in range(26):
-                    boards[q, i] = boards[r, i]
-                for i in range(5):
-                    probs[q, i] = probs[r, i]
-                eqs[q] = eqs[r]
-                r = q
-            rows[k] = r
+            rows[k] = park(r, k, boards, probs, eqs)
             k += 1
 
 

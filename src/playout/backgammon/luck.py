@@ -17,9 +17,18 @@ function of the hidden pre-activations ``a``, a play scores
 ``g . (a_play - a_base)`` with ``g = dE/da`` at the base, and since
 ``a_play - a_base = sum_i dx_i W1[i]`` that is ``sum_i dx_i s_i`` with
 ``s_i = g . W1[i]`` computed once per half-move: a few scalar additions per
-checker step, no hidden layer, no shot features.  The two hand features that
-are not additive (home points, longest prime) enter through their change at
-the leaf.  Plays that bear off the last checker rank first.
+checker step, no hidden layer.  The two hand features that are not additive
+(home points, longest prime) enter through their change at the leaf, and so do
+the opponent-hits-mover shot inputs: from per-point bitmasks of the rolls that
+hit there (:func:`_hit_masks`, the base's blocking points), or exactly
+(:func:`playout.backgammon.features.shot_stats`) after a hit, when the opponent
+must enter first.  Plays that bear off the last checker rank first.
+
+Measured (1,500 self-play positions x 21 rolls, keeping 3): the ranked play is
+the roll's best in 93.5% of rolls, 0.0025 equity short on average; a contact
+half-move takes ~72 us instead of ~177 us.  On contact positions alone the best
+play is outside the 3 kept in 4.3% of rolls (3.9% with every leaf's exact shot
+inputs, 8% with the masks even after hits).
 
 The rollout's *player* is unchanged: the play made for the roll drawn is still
 the exact 1-ply best over all its plays.  Only the luck term differs from
@@ -53,7 +62,6 @@ from playout.backgammon.incremental import (
     _MY_RUN,
     _OPP_BAR,
     _OPP_PIPS,
-    CACHE_CAP,
     _best_roll,
     _home_run,
     _keep,
@@ -62,6 +70,7 @@ from playout.backgammon.incremental import (
     _probe,
     _record,
     _set_base,
+    park,
 )
 from playout.backgammon.moves import _can_move, _do, _do_h, _hash, _undo
 from playout.backgammon.net import N_BASE_INPUTS, _sigmoid
@@ -443,15 +452,7 @@ def ranked_luck_plays(W1, b1, W2, b2, board, d1, d2, k, ws, lws, rows):
                        keep_len, path, nkeep)
             r = _exact_best(w, z0, keep_path, keep_len, nkeep, acc, st, ctx, rec, W1, b1, W2, b2,
                             W2T, table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits)
-            if r >= CACHE_CAP:  # a scratch row: park a copy where no later roll writes
-                p = CACHE_CAP + 2 + q
-                for i in range(26):
-                    boards[p, i] = boards[r, i]
-                for i in range(5):
-                    probs[p, i] = probs[r, i]
-                eqs[p] = eqs[r]
-                r = p
-            rows[q] = r
+            rows[q] = park(r, q, boards, probs, eqs)
             q += 1
     rows[21] = _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
                           boards, probs, eqs, counts, hid, raw, x, fb)
