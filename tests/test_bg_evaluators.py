@@ -177,6 +177,24 @@ def test_match_cube_crawford_and_post_crawford():
     assert 0.5 < d75.equity_nd < d75.equity_dp < 1.0  # match winning chances
 
 
+def test_dead_cubes_in_match_play():
+    """A cube is dead for a side that needs no more than its value (gnubg's rule)."""
+    s = STARTING_BOARD
+    p = [0.5162, 0.1238, 0.0050, 0.1102, 0.0043]
+    # double match point: the cube is irrelevant, every equity is P(win) (gammons count 1)
+    dmp = cube_action(s, probs=p, match_length=1)
+    assert dmp.equity_nd == pytest.approx(0.5162) and dmp.equity_dt == pytest.approx(0.5162)
+    assert not dmp.double
+    # 2-away/2-away: after the double the taker's cube is dead, DT = the cubeless MWC = P(win);
+    # holding the live centred cube is worth less, so the side ahead doubles (standard theory)
+    d22 = cube_action(s, probs=p, match_length=5, score=(3, 3))
+    assert d22.equity_dt == pytest.approx(0.5162)
+    assert d22.double and d22.take
+    # 3-away/3-away keeps a live cube after the double: its DT is not the cubeless MWC
+    d33 = cube_action(s, probs=p, match_length=5, score=(2, 2))
+    assert abs(d33.equity_dt - 0.5162) > 0.01
+
+
 def test_adapters_search_at_their_own_plies():
     """``bg eval/hint --evaluator gnubg --ply N`` runs gnubg's own (N-1)-ply search (gnubg
     numbering), bgsage's its N-ply level; our net has no adapter search (kernels do it)."""

@@ -22,9 +22,11 @@ MWCs at the cube in question are normalised so that +-1 = winning/losing the
 cube's value (gnubg's ``mwc2eq``); Janowski's model below then runs on these
 match-specific gammon values and the result is mapped back to MWC.  ``DP`` =
 the MWC after winning the present cube; no doubling in the Crawford game (dead
-cube there).  This transfers Janowski's money model to match scores; it is an
-approximation (gnubg's match-play model also accounts for the cube's value
-being capped by the score).
+cube there).  A cube is *dead* for a side that needs no more points than its
+value (it can never gain by doubling): its live part is dropped for that side
+(double match point: every equity is the cubeless MWC).  This transfers
+Janowski's money model to match scores; it is an approximation (gnubg's
+match-play model also accounts for the cube's value being capped by the score).
 
 Decisions (equities for the side to act, in units of the current cube):
 ``ND`` = cubeful equity with the cube where it is; ``DT`` = 2 x the equity with
@@ -141,8 +143,31 @@ def _match_cubeful(p, away, v, owner, x, crawford_state):
     win = min(max(w, 1e-9), 1 - 1e-9)
     W = ((w - wg) * eq[0] + (wg - wbg) * eq[1] + wbg * eq[2]) / win
     L = -(((1 - w) - lg) * eq[3] + (lg - lbg) * eq[4] + lbg * eq[5]) / (1 - win)
+    owner, x = _live_owner(owner, v < a, v < b, x)
     e = janowski(win, W, L, owner, x)
     return lo + (e + 1.0) / 2.0 * span
+
+
+def _live_owner(owner, live_me, live_opp, x):
+    """(owner, efficiency) for Janowski's model once dead cubes are taken out.
+
+    A cube of value ``v`` is dead for a side that needs no more than ``v`` points: winning
+    at ``v`` already wins it the match, so it can never gain by doubling (gnubg's dead-cube
+    rule; e.g. double match point, or the taker's cube after 2-away/2-away is doubled).  A
+    cube dead for its owner is worth nothing (``x = 0``: the cubeless equity); a centred
+    cube that only one side can use is treated as owned by that side.
+    """
+    if owner == "player":
+        return owner, x if live_me else 0.0
+    if owner == "opponent":
+        return owner, x if live_opp else 0.0
+    if live_me and live_opp:
+        return owner, x
+    if live_me:
+        return "player", x
+    if live_opp:
+        return "opponent", x
+    return owner, 0.0
 
 
 def match_cube_action(p, cube_value: int, cube_owner: str, match_length: int,
