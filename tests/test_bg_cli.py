@@ -49,6 +49,13 @@ def test_eval_cube_play_rollout_json():
     r = run("rollout", START, "--trials", "36", "--truncate", "4", "--workers", "0", "--luck", "full",
             "--json")
     assert r.exit_code == 0 and json.loads(r.stdout)["luck"] == "full"
+    # the JSON says what was done: pubeval always uses full luck, cubeful trials have no VR
+    r = run("rollout", START, "--trials", "36", "--truncate", "2", "--workers", "0", "--evaluator",
+            "pubeval", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["luck"] == "full"
+    r = run("rollout", START, "--trials", "36", "--workers", "0", "--cubeful", "--json")
+    d = json.loads(r.stdout)
+    assert r.exit_code == 0 and d["vr"] is False and d["luck"] is None
 
 
 @pytest.mark.parametrize("args, field", [
@@ -65,6 +72,8 @@ def test_eval_cube_play_rollout_json():
     (["rollout", START, "--workers", "-1"], "--workers"),
     (["rollout", START, "--trials", "0"], "--trials"),
     (["rollout", START, "--luck", "half"], "--luck"),
+    (["cube", START, "--cube", "0"], "--cube"),
+    (["play", "--opponent", "nosuch"], "--opponent"),
     (["rollout", START, "--dice", "31", "--candidates", "0"], "--candidates"),
     # a finished game: no checkers left for either side / for one side
     (["eval", "AAAAAAAAAAAAAA"], "the game is over: both sides"),

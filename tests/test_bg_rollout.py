@@ -51,7 +51,19 @@ def test_rollout_streams_and_resumes(tmp_path):
     again = rollout([b], trials=72, chunk=36, workers=0, truncate=4, out_path=path, post_move=False)
     assert again == first
     assert len(path.read_text().splitlines()) == 3
-    assert json.loads(lines[1])["key"] in ("0:0", "0:1")
+    assert json.loads(lines[1])["key"] in ("0:0-36", "0:36-72")
+    # more trials extend the rollout: only the new chunk is played, the result equals a fresh run
+    longer = rollout([b], trials=108, chunk=36, workers=0, truncate=4, out_path=path, post_move=False)
+    assert len(path.read_text().splitlines()) == 4
+    fresh = rollout([b], trials=108, chunk=36, workers=0, truncate=4, post_move=False)
+    assert longer == fresh and longer[0]["trials"] == 108
+    # a partial last chunk is redone, not reused as if whole
+    part = tmp_path / "part.jsonl"
+    rollout([b], trials=50, chunk=36, workers=0, truncate=4, out_path=part, post_move=False)
+    assert rollout([b], trials=72, chunk=36, workers=0, truncate=4, out_path=part,
+                   post_move=False) == first
+    with pytest.raises(ValueError, match="truncate: 4 -> 5"):
+        rollout([b], trials=72, chunk=36, workers=0, truncate=5, out_path=path, post_move=False)
 
 
 def test_per_candidate_rollout_is_from_the_mover_view():

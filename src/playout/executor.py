@@ -64,7 +64,10 @@ def load_results(path: str | os.PathLike[str], setup: dict[str, Any] | None = No
     p = Path(path)
     if not p.exists():
         return {}
-    raw = p.read_bytes()
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ResultsFileError(f"{p}: cannot read the results file ({exc.strerror or exc})") from None
     if raw and not raw.endswith(b"\n"):
         cut = raw.rfind(b"\n") + 1  # drop the torn tail (a killed writer)
         with open(p, "r+b") as fh:
@@ -82,7 +85,7 @@ def load_results(path: str | os.PathLike[str], setup: dict[str, Any] | None = No
             if setup is not None and _normal(rec["setup"]) != _normal(setup):
                 raise ResultsFileError(
                     f"{p}:{lineno}: results file is for a different setup "
-                    f"({json.dumps(rec['setup'], sort_keys=True)}); use another --out file"
+                    f"({_setup_diff(_normal(rec['setup']), _normal(setup))}); use another --out file"
                 )
             continue
         if "key" not in rec or "result" not in rec:
@@ -93,6 +96,24 @@ def load_results(path: str | os.PathLike[str], setup: dict[str, Any] | None = No
 
 def _normal(obj: Any) -> Any:
     return json.loads(json.dumps(obj, sort_keys=True))
+
+
+def _setup_diff(old: Any, new: Any) -> str:
+    """The setup fields that differ, as ``name: file value -> this run's value`` (values cut short).
+
+    >>> _setup_diff({"trials": 2592, "seed": 1}, {"trials": 2880, "seed": 1})
+    'trials: 2592 -> 2880'
+    """
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return "another kind of job"
+
+    def short(v: Any) -> str:
+        t = json.dumps(v, sort_keys=True)
+        return t if len(t) <= 40 else t[:37] + "..."
+
+    parts = [f"{k}: {short(old.get(k))} -> {short(new.get(k))}"
+             for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    return "; ".join(parts)
 
 
 def run_tasks(
@@ -160,11 +181,15 @@ class _Sink:
     def __init__(self, out_path: str | os.PathLike[str] | None, setup: dict[str, Any] | None, fresh: bool):
         self.fh = None
         if out_path is not None:
-            Path(out_path).parent.mkdir(parents=True, exist_ok=True)
-            self.fh = open(out_path, "a", encoding="utf-8")
-            if fresh and setup is not None:
-                self.fh.write(json.dumps({"setup": setup}, sort_keys=True) + "\n")
-                self.fh.flush()
+            try:
+                Path(out_path).parent.mkdir(parents=True, exist_ok=True)
+                self.fh = open(out_path, "a", encoding="utf-8")
+                if fresh and setup is not None:
+                    self.fh.write(json.dumps({"setup": setup}, sort_keys=True) + "\n")
+                    self.fh.flush()
+            except OSError as exc:
+                raise ResultsFileError(f"{out_path}: cannot write the results file "
+                                       f"({exc.strerror or exc})") from None
 
     def write(self, key: str, result: Result) -> None:
         if self.fh is not None:
@@ -267,7 +292,10 @@ def _run_ray(fn: Callable[[Task], Result], todo: list[Task], address: str,
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)
         else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            except ConnectionError as exc:
+                raise ExecutorError(f"Ray at {address!r}: {exc}") from None
     remote = ray.remote(fn)
     refs = {remote.remote(t): t for t in todo}
     while refs:

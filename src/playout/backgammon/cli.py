@@ -15,6 +15,8 @@ import random
 import click
 import numpy as np
 
+from playout.executor import ExecutorError
+
 
 def _position(text: str):
     from playout.backgammon.board import checkers_off
@@ -52,16 +54,17 @@ def _ply(text: str) -> int:
         raise click.BadParameter(str(exc), param_hint="--ply") from None
 
 
-def _evaluator(name: str):
+def _evaluator(name: str, option: str = "--evaluator"):
     from playout.backgammon.evaluators import get_evaluator
 
     try:
         return get_evaluator(name)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--evaluator") from None
+        raise click.BadParameter(str(exc), param_hint=option) from None
 
 
-PLY_HELP = "1..4, XG numbering (1 = raw net); gnubg's 0g/1g/2g also accepted"
+PLY_HELP = ("1..4, XG numbering (1 = raw net); gnubg's 0g/1g/2g also accepted (a bare 0 is "
+            "gnubg's 0-ply = 1)")
 
 
 def move_text(before, after) -> str:
@@ -216,7 +219,8 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
     pos = _position(position)
     ev = _evaluator(evaluator)
     try:
-        d = cube_action(pos.board, cube_value or pos.cube_value, owner or pos.cube_owner, ev,
+        d = cube_action(pos.board, pos.cube_value if cube_value is None else cube_value,
+                        owner or pos.cube_owner, ev,
                         _ply(ply), jacoby=jacoby and pos.jacoby, beaver=beaver and pos.beaver,
                         match_length=pos.match_length, score=pos.score, crawford=pos.crawford)
     except ValueError as exc:
@@ -240,10 +244,14 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
 @click.option("--candidates", default=5, show_default=True, type=click.IntRange(min=1),
               help="plays to roll out (best at 1-ply)")
 @click.option("--seed", default=1, show_default=True)
-@click.option("--no-vr", is_flag=True, help="no variance reduction")
+@click.option("--no-vr", is_flag=True,
+              help="no variance reduction (advisable with pubeval, whose probabilities are a "
+                   "score squashed to a win chance: its luck terms can add variance)")
 @click.option("--luck", type=click.Choice(["ranked", "full"]), default="ranked", show_default=True,
-              help="variance reduction's luck: ranked plays per roll (our net; ~2.3x faster at "
-                   "equal standard error) or every play of every roll (gnubg's)")
+              help="how variance reduction values each roll's luck. ranked (our net): the best "
+                   "of the 3 plays a linearised net ranks first; unbiased, same plays made, "
+                   "~2.3x the games per second at equal standard error. full: every play of "
+                   "every roll, as gnubg (always used for other evaluators)")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="JSONL results file (resumed if present)")
 @click.option("--ray", "ray_address", default=None, help="run on Ray (auto, local or host:port)")
@@ -286,11 +294,13 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
                       description="rollout", post_move=False, ray_address=ray_address,
                       cube_owner=None if pos.match_length else pos.cube_owner, cubeful=cubeful,
                       jacoby=pos.jacoby)
-    except ValueError as exc:  # e.g. a results file of another job
+    except (ValueError, ExecutorError) as exc:  # a results file of another job, Ray missing
         raise click.ClickException(str(exc)) from None
     if as_json:
+        vr_used = not no_vr and not cubeful
+        luck_used = (luck if ev.kernel_args()[0] == 0 else "full") if vr_used else None
         click.echo(json.dumps({"evaluator": ev.name, "trials": trials, "truncate": truncate,
-                               "vr": not no_vr, "luck": luck, "results": res}))
+                               "vr": vr_used, "luck": luck_used, "results": res}))
         return
     for r in res:
         label = r.get("move", "position")
@@ -313,7 +323,8 @@ def play(seed, ply, opponent, quiet, evaluator, as_json):
     from playout.backgammon.ids import ascii_board, position_id
     from playout.backgammon.search import choose_move
 
-    evs = [_evaluator(evaluator), _evaluator(opponent or evaluator)]
+    evs = [_evaluator(evaluator), _evaluator(opponent or evaluator, "--opponent" if opponent else
+                                             "--evaluator")]
     n_ply = _ply(ply)
     rng = random.Random(seed)
     b = STARTING_BOARD.copy()

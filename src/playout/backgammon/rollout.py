@@ -398,12 +398,16 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
         b = np.asarray(b, dtype=np.int8)
         root = flip(b) if post_move else b
         for first in range(0, trials, chunk):
-            tasks.append({"key": f"{ci}:{first // chunk}", "board": [int(v) for v in root],
-                          "first": first, "n": min(chunk, trials - first),
+            # the key names the trials: a partial last chunk is redone when a rerun extends it
+            n = min(chunk, trials - first)
+            tasks.append({"key": f"{ci}:{first}-{first + n}", "board": [int(v) for v in root],
+                          "first": first, "n": n,
                           "seed": seed * 1_000_003 + first, "truncate": truncate, "vr": vr,
                           "luck_keep": keep, "evaluator": evaluator, "cubeful": cubeful, "owner": owner,
                           "jacoby": jacoby})
-    setup = {"kind": "bg-rollout", "evaluator": evaluator, "trials": trials, "truncate": truncate,
+    # ``trials`` is not part of the setup: rerunning with more trials extends a rollout (the
+    # chunks' seeds and quasi-random dice depend only on their first trial), as in gnubg
+    setup = {"kind": "bg-rollout", "evaluator": evaluator, "truncate": truncate,
              "vr": vr, "luck": luck, "seed": seed, "chunk": chunk, "post_move": post_move, "cubeful": cubeful,
              "owner": owner, "jacoby": jacoby,
              "boards": [[int(v) for v in b] for b in boards]}
