@@ -411,6 +411,20 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
              "vr": vr, "luck": luck, "seed": seed, "chunk": chunk, "post_move": post_move, "cubeful": cubeful,
              "owner": owner, "jacoby": jacoby,
              "boards": [[int(v) for v in b] for b in boards]}
+    if tasks:
+        # compile the kernels here once (a one-trial chunk) so that worker processes load them
+        # from numba's disk cache instead of each compiling them; say so if it takes a while
+        import sys
+        import threading
+
+        note = threading.Timer(3.0, lambda: print(
+            "compiling the rollout kernels (first run after an install, ~2 min; cached after)",
+            file=sys.stderr, flush=True))
+        note.start()
+        try:
+            _rollout_task(dict(tasks[0], n=1))
+        finally:
+            note.cancel()
     results = run_tasks(_rollout_task, tasks, out_path=out_path, workers=workers,
                         ray_address=ray_address, description=description, setup=setup)
     per = [{"n": 0, "sum": np.zeros(5), "eq_sum": 0.0, "eq_sq": 0.0} for _ in boards]
