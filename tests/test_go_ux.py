@@ -252,3 +252,10 @@ def test_board_to_sgf_round_trips_setup_and_side_to_move(tmp_path):
     f.write_bytes(board_to_sgf(e.board, e.setup))  # no HA: PL[W] alone says White moves
     setup, _ = read_sgf(f)
     assert setup.to_move == WHITE and sorted(setup.stones(BLACK)) == sorted(e.board.stones(BLACK))
+
+
+def test_match_with_an_engine_that_cannot_start_is_a_one_line_error(tmp_path):
+    r = CliRunner().invoke(go, ["match", "no-such-engine --mode gtp", "also-missing", "--games", "1",
+                                "--out", str(tmp_path / "m.jsonl")])
+    assert r.exit_code == 2  # UserError: a one-line "Error: ..." as for bad options
+    assert "cannot start engine 'no-such-engine'" in r.output and "Traceback" not in r.output

@@ -207,11 +207,14 @@ def crosscheck(games, size, seed):
               help="Write the GTP exchanges of the first game played here (Markdown).")
 def match(engine_a, engine_b, games, size, komi, out, names, transcript):
     """Play ENGINE_A vs ENGINE_B (GTP command lines), colours alternated."""
-    from playout.go.match import play_match
+    from playout.go.match import GtpError, play_match
 
     na = names.split(",")
     if len(na) != 2:
         raise UserError("--names needs two names separated by a comma")
-    s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]), log=click.echo,
-                   transcript_path=transcript)
+    try:
+        s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]),
+                       log=click.echo, transcript_path=transcript)
+    except GtpError as exc:
+        raise UserError(str(exc)) from None
     click.echo(json.dumps(s))

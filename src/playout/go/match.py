@@ -37,9 +37,16 @@ class GtpClient:
 
     def __init__(self, command: str | list[str], transcript: list | None = None, name: str = ""):
         args = shlex.split(command) if isinstance(command, str) else list(command)
+        if not args:
+            raise GtpError("empty engine command")
         self.name = name or args[0]
-        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        if args[0] == "gnugo" and GNUGO and not shutil.which("gnugo"):
+            args[0] = GNUGO  # Debian installs it in /usr/games, often not on PATH
+        try:
+            self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        except OSError as exc:
+            raise GtpError(f"cannot start engine {args[0]!r}: {exc.strerror or exc}") from None
         self.transcript = transcript
 
     def send_many(self, commands: list[str]) -> list[tuple[bool, str]]:
