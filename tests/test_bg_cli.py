@@ -19,7 +19,7 @@ def test_hint_json_best_31():
     r = run("hint", START, "--dice", "31", "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
-    assert out["moves"][0]["move"] == "8 6 -> 5 5"  # the standard 3-1 opening: make the 5-point
+    assert out["moves"][0]["move"] == "8/5 6/5"  # the standard 3-1 opening: make the 5-point
     eqs = [m["equity"] for m in out["moves"]]
     assert eqs == sorted(eqs, reverse=True)
 
@@ -101,8 +101,34 @@ def test_move_text_hits_and_bearoff():
     a[4] = 1
     a[0] = 1
     a[3] = 0
-    assert move_text(b, a) == "6 3 -> 4* off"
-    assert move_text(STARTING_BOARD, STARTING_BOARD) == "(no play)"
+    assert move_text(b, a, (2, 3)) == "6/4* 3/off"
+    assert move_text(STARTING_BOARD, STARTING_BOARD, (6, 6)) == "(no play)"
+
+
+def test_move_text_is_standard_notation():
+    import numpy as np
+
+    from playout.backgammon.moves import legal_moves
+
+    def texts(board, dice):
+        return {move_text(board, m, dice) for m in legal_moves(board, *dice)}
+
+    # every play of a roll gets its own text, in gnubg/XG notation
+    assert {"8/5 6/5", "24/20", "13/9", "24/23 13/10"} <= texts(STARTING_BOARD, (3, 1))
+    assert "13/8(4)" in texts(STARTING_BOARD, (5, 5)) and "24/18(2) 13/7(2)" in texts(STARTING_BOARD, (6, 6))
+    for dice in [(3, 1), (6, 6), (2, 2), (5, 4)]:
+        ms = legal_moves(STARTING_BOARD, *dice)
+        assert len(texts(STARTING_BOARD, dice)) == len(ms)
+    # a hit on the way is shown; entering from the bar
+    b = STARTING_BOARD.copy()
+    b[18], b[19] = -1, -4
+    assert "24/18*/13" in texts(b, (6, 5))
+    b = STARTING_BOARD.copy()
+    b[24], b[25] = 1, 1
+    assert {"bar/22 24/22", "bar/20", "bar/23 13/10"} <= texts(b, (3, 2))
+    with pytest.raises(ValueError, match="dice"):
+        move_text(STARTING_BOARD, legal_moves(STARTING_BOARD, 3, 1)[0], (6, 5))
+    del np
 
 
 def test_cube_match_play_from_xgid():

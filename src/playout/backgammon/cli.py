@@ -67,24 +67,12 @@ PLY_HELP = ("1..4, XG numbering (1 = raw net); gnubg's 0g/1g/2g also accepted (a
             "gnubg's 0-ply = 1)")
 
 
-def move_text(before, after) -> str:
-    """A compact description of a play: source points -> destinations (25 bar, 0 off, * hit)."""
-    b = np.asarray(before, dtype=np.int64)
-    a = np.asarray(after, dtype=np.int64)
-    src, dst = [], []
-    for p in range(25, 0, -1):
-        mb = max(b[p], 0) if p < 25 else b[25]
-        ma = max(a[p], 0) if p < 25 else a[25]
-        if ma < mb:
-            src += [str(p if p < 25 else "bar")] * int(mb - ma)
-        elif ma > mb:
-            hit = "*" if p < 25 and b[p] == -1 else ""
-            dst += [f"{p}{hit}"] + [str(p)] * int(ma - mb - 1)
-    off = int((b[1:26][b[1:26] > 0].sum() + 0) - (a[1:26][a[1:26] > 0].sum()))
-    dst += ["off"] * off
-    if not src:
-        return "(no play)"
-    return " ".join(src) + " -> " + " ".join(dst)
+def move_text(before, after, dice) -> str:
+    """The play in standard notation (``8/5 6/5``, ``24/18*/13``, ``13/11(2)``), see
+    :mod:`playout.backgammon.notation`."""
+    from playout.backgammon.notation import play_text
+
+    return play_text(before, after, dice)
 
 
 _common = [
@@ -162,7 +150,7 @@ def hint(position, dice, ply, top, evaluator, as_json):
         mc = choose_move(pos.board, d, ev, _ply(ply))
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
-    rows = [{"rank": i + 1, "move": move_text(pos.board, c.board), "position_id": position_id(c.board),
+    rows = [{"rank": i + 1, "move": move_text(pos.board, c.board, d), "position_id": position_id(c.board),
              **c.to_json()} for i, c in enumerate(mc.candidates[:top])]
     if as_json:
         click.echo(json.dumps({"position_id": position_id(pos.board), "dice": list(d),
@@ -286,7 +274,7 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
                       cube_owner=None if pos.match_length else pos.cube_owner, cubeful=cubeful,
                       jacoby=pos.jacoby)
             for r, b in zip(res, boards):
-                r["move"] = move_text(pos.board, b)
+                r["move"] = move_text(pos.board, b, d)
             res.sort(key=lambda r: -r["equity"])
         else:
             res = run([pos.board], evaluator=evaluator, trials=trials, truncate=truncate,
@@ -337,7 +325,7 @@ def play(seed, ply, opponent, quiet, evaluator, as_json):
     while True:
         mc = choose_move(b, d, evs[side], n_ply)
         record.append({"side": side, "position_id": position_id(b), "dice": list(d),
-                       "move": move_text(b, mc.board), "equity": round(mc.equity, 4)})
+                       "move": move_text(b, mc.board, d), "equity": round(mc.equity, 4)})
         if not quiet and not as_json:
             mark = "XO"[side]
             click.echo(f"\nplayer {side} ({mark}, {evs[side].name}) rolls {d[0]}-{d[1]}: "
