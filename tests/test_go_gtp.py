@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 from click.testing import CliRunner
 
 from playout.go.board import BLACK, WHITE
@@ -74,6 +75,13 @@ def test_time_settings_and_time_left_bound_the_search():
     assert n is None and sec <= 1.0
 
 
+def _board_after(moves):
+    e = engine(size=9)
+    for c, p in moves:
+        e.board.play(p, c)
+    return e.board
+
+
 def test_printsgf_loadsgf_round_trip(tmp_path):
     e = engine(size=9)
     for mv in ["b E5", "w C3", "b G7", "w C7"]:
@@ -85,6 +93,13 @@ def test_printsgf_loadsgf_round_trip(tmp_path):
     assert [m for m in e2.board.moves] == [m for m in e.board.moves]
     assert e2.handle(f"loadsgf {f} 3") == "=\n\n"
     assert len(e2.board.moves) == 2
+    # loaded moves can be undone one by one, as in GNU Go, down to the empty board
+    assert e2.handle(f"loadsgf {f}") == "=\n\n"
+    assert e2.handle("undo") == "=\n\n" and e2.board.moves == e.board.moves[:3]
+    assert np.array_equal(e2.board.S[0], _board_after(e.board.moves[:3]).S[0])
+    for _ in range(3):
+        assert e2.handle("undo") == "=\n\n"
+    assert e2.board.moves == [] and e2.handle("undo").startswith("? cannot undo")
     assert e2.handle("loadsgf /nonexistent.sgf").startswith("? cannot load file")
     (tmp_path / "bad.sgf").write_text("not sgf at all")
     assert e2.handle(f"loadsgf {tmp_path / 'bad.sgf'}").startswith("? cannot load file")

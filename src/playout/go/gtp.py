@@ -415,7 +415,8 @@ class GtpEngine:
         counted, not nodes (GNU Go 3.8 does the same): setup-only nodes (``AB``/``AW``/``AE``/
         ``PL``) before move N, and the setup in move N's own node, are applied.  The root's
         ``HA`` becomes the engine's handicap, as after ``fixed_handicap``, so ``printsgf``
-        writes it back; later setup nodes are kept for ``printsgf`` too."""
+        writes it back; later setup nodes are kept for ``printsgf`` too.  ``undo`` takes back
+        loaded moves one by one (GNU Go allows it too)."""
         if len(a) not in (1, 2):
             raise GtpFailure("syntax error")
         n = None
@@ -433,7 +434,8 @@ class GtpEngine:
         self.setup = g.setup
         self.handicap = g.handicap
         self.later_setup = g.later_setup
-        self.undo_stack = []
+        # the loaded moves can be taken back, as in GNU Go: the position before each of them
+        self.undo_stack = [b.copy() for b, _, _ in g.replay()]
         for t in self.player.trees:
             t.reset()
         return ""
