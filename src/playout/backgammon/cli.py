@@ -125,6 +125,9 @@ def bg() -> None:
                                  (>= 0), [1..24] the points numbered from the side to
                                  act's home (positive = its checkers, negative = the
                                  opponent's), [25] the side to act's bar
+    A POSITION that begins with '-' (a board26, an XGID without "XGID=") goes after
+    '--', e.g.  playout bg eval -- -1,2,0,...
+    Plays are written as gnubg and XG write them: 8/5 6/5, 24/18*/13, 13/11(2), bar/22.
     Plies use XG numbering (1 = raw net); gnubg's spelling 0g/1g/2g = our 1/2/3.
     """
 
@@ -343,4 +346,5 @@ def play(seed, ply, opponent, quiet, evaluator, as_json):
     if as_json:
         click.echo(json.dumps({**out, "record": record}))
     else:
-        click.echo(f"\nplayer {winner} wins {r} point(s) after {len(record)} plies")
+        click.echo(f"{'' if quiet else chr(10)}player {winner} wins {r} point(s) after "
+                   f"{len(record)} plies")

@@ -311,6 +311,10 @@ def _bgsage_probs(r) -> np.ndarray:
 EVALUATORS = {"net": NeuralNet, "pubeval": PubEval, "gnubg": GnubgEvaluator, "bgsage": BgsageEvaluator}
 
 
+#: the PyPI packages behind the optional evaluators (the versions the tests use)
+_EXTRA_PACKAGES = {"gnubg": "gnubg==1.1.0a16", "bgsage": "bgsage==2.0.20260907"}
+
+
 def get_evaluator(name: str | None = None) -> Evaluator:
     """An evaluator by name: ``net`` (default), ``pubeval``, ``gnubg``, ``bgsage``, or a ``.npz`` path."""
     if name is None or name == "net":
@@ -322,7 +326,8 @@ def get_evaluator(name: str | None = None) -> Evaluator:
     try:
         return EVALUATORS[name]()
     except ImportError as exc:
-        raise ValueError(f"evaluator {name!r} needs an optional package: {exc}") from None
+        raise ValueError(f"evaluator {name!r} needs an optional package ({exc}): "
+                         f"pip install {_EXTRA_PACKAGES.get(name, name)}") from None
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
