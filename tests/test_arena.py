@@ -19,7 +19,7 @@ def test_parse_spec_types_and_errors():
     assert parse_spec("mcts:iterations=50,c=0.5,solver=stateful") == (
         "mcts", {"iterations": 50, "c": 0.5, "solver": "stateful"})
     for bad, msg in [("alphazero", "unknown kind"), ("mcts:iters=5", "unknown key 'iters'"),
-                     ("mcts:iterations=five", "is not a int"), ("mcts:iterations", "not key=value"),
+                     ("mcts:iterations=five", "is not an integer"), ("mcts:iterations", "not key=value"),
                      ("random:x=1", "takes no settings"), ("mcts:solver=deep", "generic or stateful")]:
         with pytest.raises(SpecError, match=msg):
             parse_spec(bad)

@@ -84,7 +84,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         try:
             settings[key] = MCTS_KEYS[key](value.strip())
         except ValueError:
-            raise SpecError(f"agent spec {spec!r}: {key}={value!r} is not a {MCTS_KEYS[key].__name__}") from None
+            kind = {"int": "an integer", "float": "a number"}.get(MCTS_KEYS[key].__name__,
+                                                                  f"a {MCTS_KEYS[key].__name__}")
+            raise SpecError(f"agent spec {spec!r}: {key}={value!r} is not {kind}") from None
         test, what = LIMITS.get(key, (lambda v: True, ""))
         if not test(settings[key]):
             raise SpecError(f"agent spec {spec!r}: {key} must be {what}, got {value.strip()!r}")

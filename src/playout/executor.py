@@ -287,7 +287,8 @@ def _run_ray(fn: Callable[[Task], Result], todo: list[Task], address: str,
     try:
         import ray
     except ImportError:
-        raise ExecutorError("Ray is not installed: pip install 'playout[ray]'") from None
+        raise ExecutorError("Ray is not installed: pip install 'playout[ray]' (in a clone: "
+                             "pip install -e '.[ray]')") from None
     if not ray.is_initialized():
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)

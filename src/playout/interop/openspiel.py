@@ -26,7 +26,8 @@ from playout.mdp import Game
 try:
     import pyspiel
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError("OpenSpiel is not installed: pip install 'playout[openspiel]'") from exc
+    raise ImportError("OpenSpiel is not installed: pip install 'playout[openspiel]' (in a clone: "
+                      "pip install -e '.[openspiel]')") from exc
 
 
 class OpenSpielGame(Game[Any, int]):
