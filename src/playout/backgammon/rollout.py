@@ -403,13 +403,13 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
             tasks.append({"key": f"{ci}:{first}-{first + n}", "board": [int(v) for v in root],
                           "first": first, "n": n,
                           "seed": seed * 1_000_003 + first, "truncate": truncate, "vr": vr,
-                          "luck_keep": keep, "evaluator": evaluator, "cubeful": cubeful, "owner": owner,
-                          "jacoby": jacoby})
+                          "luck_keep": keep, "evaluator": evaluator, "cubeful": cubeful,
+                          "owner": owner, "jacoby": jacoby})
     # ``trials`` is not part of the setup: rerunning with more trials extends a rollout (the
     # chunks' seeds and quasi-random dice depend only on their first trial), as in gnubg
     setup = {"kind": "bg-rollout", "evaluator": evaluator, "truncate": truncate,
-             "vr": vr, "luck": luck, "seed": seed, "chunk": chunk, "post_move": post_move, "cubeful": cubeful,
-             "owner": owner, "jacoby": jacoby,
+             "vr": vr, "luck": luck, "seed": seed, "chunk": chunk, "post_move": post_move,
+             "cubeful": cubeful, "owner": owner, "jacoby": jacoby,
              "boards": [[int(v) for v in b] for b in boards]}
     if tasks:
         # compile the kernels here once (a one-trial chunk) so that worker processes load them
