@@ -150,7 +150,10 @@ go.add_command(gtp)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per move.")
 @engine_options
 def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed):
-    """Print the engine's choice and win rate before each move of SGF_FILE."""
+    """Print the engine's choice and win rate before each move of SGF_FILE.
+
+    The win rate is the side to move's, under the record's komi (KM; 7 when it has none).
+    """
     from playout.go.board import point_to_gtp
     from playout.go.player import Player
     from playout.go.sgf import SgfError, read_game
