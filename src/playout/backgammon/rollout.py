@@ -425,6 +425,8 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
             _rollout_task(dict(tasks[0], n=1))
         finally:
             note.cancel()
+    if description:  # progress counts chunks: say how big one is
+        description = f"{description} ({chunk}-trial chunks)"
     results = run_tasks(_rollout_task, tasks, out_path=out_path, workers=workers,
                         ray_address=ray_address, description=description, setup=setup)
     per = [{"n": 0, "sum": np.zeros(5), "eq_sum": 0.0, "eq_sq": 0.0} for _ in boards]
