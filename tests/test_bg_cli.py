@@ -131,6 +131,15 @@ def test_move_text_is_standard_notation():
     del np
 
 
+def test_cube_on_a_rolled_position_says_the_dice_are_ignored():
+    r = run("cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["dice_ignored"] == [3, 1]
+    r = run("cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
+    assert "dice 31 are ignored" in r.output
+    r = run("cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "--json")
+    assert "dice_ignored" not in json.loads(r.stdout)
+
+
 def test_cube_match_play_from_xgid():
     # 7-point match, 6-4 (side to act leads 1-away vs 3-away), Crawford game: no cube
     r = run("cube", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:4:1:7:10", "--json")

@@ -216,9 +216,16 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
                         match_length=pos.match_length, score=pos.score, crawford=pos.crawford)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--cube") from None
+    rolled = pos.dice is not None
     if as_json:
-        click.echo(json.dumps(d.to_json()))
+        out = d.to_json()
+        if rolled:
+            out["dice_ignored"] = list(pos.dice)
+        click.echo(json.dumps(out))
         return
+    if rolled:  # gnubg/XG: the cube is turned before the roll
+        click.echo(f"(the position's dice {pos.dice[0]}{pos.dice[1]} are ignored: this is the "
+                   f"decision before the roll)")
     unit = "MWC" if pos.match_length else "equity"
     click.echo(f"({unit})\nNo double      {d.equity_nd:+.4f}\nDouble, take   {d.equity_dt:+.4f}\n"
                f"Double, pass   {d.equity_dp:+.4f}\nProper action: {d.optimal_action}")
