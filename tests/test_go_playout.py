@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from playout.go.board import BLACK, WHITE, Board
-from playout.go.playout import PlayoutState, sample_move, seed_rng
-from playout.go.tables import SWAP, Table, fallback_uniform_table, load_table
+from playout.go.board import BLACK, WHITE, Board, gtp_to_point
+from playout.go.playout import PlayoutState, run_many, sample_far_light, sample_move, seed_rng
+from playout.go.tables import T_FARLIGHT, SWAP, Table, fallback_uniform_table, load_table
 
 
 def chi2_999(k: int) -> float:
@@ -286,6 +286,68 @@ def test_light_sampling_is_uniform_over_non_eye_legal_points():
     expected = 60_000 / len(allowed)
     stat = float(sum((counts[p] - expected) ** 2 / expected for p in allowed))
     assert stat < chi2_999(len(allowed) - 1)
+
+
+def test_far_light_tables():
+    # values without the near bit depend on the geometry only: GNU Go's mogo_classic layout
+    mogo = load_table("mogo_classic")
+    assert mogo.far_light and not mogo.light
+    assert not load_table("montegnu_classic").far_light  # far captures and osafe matter there
+    assert load_table("uniform").light and not load_table("uniform").far_light
+    assert not code_table().far_light
+
+
+@njit(cache=True)
+def _draw_far_light(S, B, T, c, n, seed):
+    np.random.seed(seed)
+    counts = np.zeros(S.shape[1], np.int64)
+    for _ in range(n):
+        counts[sample_far_light(S, B, T, c)] += 1
+    return counts
+
+
+def test_far_light_sampling_follows_the_full_values_chi_square():
+    """The far-light sampler keeps no value rows: its draws must follow the values the full
+    incremental path keeps (near bits, captures, ko and suicide included) along a playout."""
+    table = load_table("mogo_classic")
+    s = PlayoutState(Board(9), table)
+    seed_rng(11)
+    n = 400_000
+    maxima = []
+    for k in range(200):
+        c = s.board.to_move
+        vals = s.val[c - 1].astype(float)
+        if vals.sum() == 0 or s.board.passes >= 2:
+            break
+        if k % 9 == 4 or vals.max() >= 100:
+            counts = _draw_far_light(s.S, s.B, table.T, c, n, k)
+            assert counts[vals == 0].sum() == 0, np.nonzero(counts * (vals == 0))
+            support = vals > 0
+            expected = n * vals[support] / vals.sum()
+            stat = float(((counts[support] - expected) ** 2 / expected).sum())
+            assert stat < chi2_999(max(5, int(support.sum()) - 1)), (k, stat)
+            maxima.append(vals.max())
+        p = int(_draw(s.S, c - 1, s.board.W, 1, 100 + k)[1])
+        s.play(p, c)
+    # the positions include near patterns (100) and near captures/escapes (10000)
+    assert len(maxima) >= 15 and 100 in maxima and 10000 in maxima
+
+
+def test_far_light_playouts_match_the_full_path():
+    # the same playout policy either way: Black's wins and the playout lengths agree
+    board = Board(9)
+    for m in ("E5", "C3", "G7", "C7"):
+        board.play(gtp_to_point(m, 9))
+    table = load_table("mogo_classic")
+    st = PlayoutState(board, table)
+    full = table.T.copy()
+    full[T_FARLIGHT] = 0
+    n = 20_000
+    w_fast, m_fast = run_many(st.S, st.B, table.T, n, 600, 7)
+    w_full, m_full = run_many(st.S, st.B, full, n, 600, 8)
+    se = (2 * 0.25 / n) ** 0.5
+    assert abs(w_fast - w_full) / n < 4 * se, (w_fast, w_full)
+    assert abs(m_fast - m_full) / n < 1.0, (m_fast / n, m_full / n)
 
 
 def test_chi2_quantile_approximation():

@@ -31,7 +31,13 @@ saved ~10% of a heavy playout.
 Sampling is strictly proportional to value with per-row partial sums (like GNU Go's partitions):
 draw a row by its sum, then a point in it, ``O(N)`` per draw.  *Light* tables (values that ignore
 the property code, e.g. ``mc_uniform``) skip the value rows altogether during a playout and draw
-by exact rejection sampling over the empty-point list (:func:`sample_light`).  A side whose total
+by exact rejection sampling over the empty-point list (:func:`sample_light`).  *Far-light* tables
+(values away from the last move depend on the 3x3 geometry only, as in mc_mogo_classic, whose
+capture, escape and shape rules all need ``near``) keep no value rows either: a playout keeps only
+the near set, computes the near points' values when it draws (GNU Go likewise sets the near
+values just before sampling and restores them after) and draws the rest by rejection against
+the largest far value (:func:`sample_far_light`); this made mc_mogo_classic playouts 1.65x
+faster (18,200 -> 30,000 a second on 9x9 here), from the same distribution.  A side whose total
 is 0 passes; the playout ends after three consecutive passes (GNU Go) or at ``max_moves``.  Simple
 ko is respected; superko is not checked inside playouts.  Score: area with an empty point counting
 for the colour of an adjacent stone (if only one colour touches it).
@@ -81,7 +87,17 @@ from playout.go.rules import (
     play,
     string_libs,
 )
-from playout.go.tables import T_DEP, T_GEOM, T_LIGHT, T_VALUES, T_VMAX, Table, nbr_index
+from playout.go.tables import (
+    T_DEP,
+    T_FARLIGHT,
+    T_GEOM,
+    T_LIGHT,
+    T_VALUES,
+    T_VMAX,
+    T_VMAXFAR,
+    Table,
+    nbr_index,
+)
 from playout.jitcache import flush_stale_caches, siblings
 
 #: flags of a cached property code (row ``CODE``): the colour may not play here (suicide) /
@@ -400,19 +416,118 @@ def sample_light(S, T, c):
     return PASS
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def near_value(S, B, T, q, c):
+    """Value of ``c`` at empty ``q`` with the near bit set, from scratch (0 if illegal; ko not
+    checked).  Bits 5..7 of the property code are computed only if the value depends on them."""
+    g = T[T_GEOM + nbr_index(S, S[META, M_W], q)]
+    g = (g >> 16) if c == WHITE else (g & 0xFFFF)
+    lb, lw, cb, cw, exact = cheap_codes(S, q)
+    legal = lb if c == BLACK else lw
+    if not legal:
+        return 0
+    code = cb if c == BLACK else cw
+    if not exact and T[T[T_DEP] + g * 32 + (code & 31 | 1)] != 0:
+        lb, lw, cb, cw = point_codes(S, B, q)
+        code = cb if c == BLACK else cw
+    return T[T_VALUES + g * 256 + (code | 1)]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def far_value(S, T, q, c):
+    """Value of ``c`` (to move) at empty ``q`` without the near bit, for a far-light table:
+    the geometry's value, or 0 on the ko point or as suicide."""
+    g = T[T_GEOM + nbr_index(S, S[META, M_W], q)]
+    g = (g >> 16) if c == WHITE else (g & 0xFFFF)
+    v = T[T_VALUES + g * 256]
+    if v != 0:
+        if q == S[META, M_KO] or is_suicide(S, q, c):
+            return 0
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def sample_far_light(S, B, T, c):
+    """A move of ``c`` (the side to move) drawn with probability proportional to its value, for a
+    far-light table (:attr:`playout.go.tables.Table.far_light`), without value rows (0: pass).
+
+    The target weight of an empty point is its near value if it is in ``c``'s near set (computed
+    here, :func:`near_value`) and its geometry-only far value otherwise (:func:`far_value`).
+    Exact rejection sampling with one random integer per proposal: ``r`` uniform below
+    ``near_sum + n_empty * vmax_far`` either picks a near point by its value (``r < near_sum``)
+    or an empty point ``EMP[k]`` with a uniform remainder ``u < vmax_far``, accepted when ``u`` is
+    below its far value and it is not near; every point's accepted mass is then its target
+    weight.  After 16 rejections the far values are summed and drawn from directly (a side
+    with total 0 passes).  Uses ``B[17 n : 18 n]`` for the near values.
+    """
+    o = c - 1
+    ko = S[META, M_KO]
+    gen = S[META, M_NEARGEN + o]
+    n = S[META, M_NEARN + o]
+    vb = 17 * S.shape[1]
+    nsum = 0
+    for i in range(n):
+        q = S[NEARL + o, i]
+        v = 0
+        if q != ko:
+            v = near_value(S, B, T, q, c)
+        B[vb + i] = v
+        nsum += v
+    vmax = T[T_VMAXFAR]
+    ne = S[META, M_NEMPTY]
+    tot = nsum + ne * vmax
+    if tot == 0:
+        return PASS
+    for _ in range(16):
+        r = np.random.randint(0, tot)
+        if r < nsum:
+            for i in range(n):
+                r -= B[vb + i]
+                if r < 0:
+                    return S[NEARL + o, i]
+        r -= nsum
+        k = r // vmax
+        q = S[EMP, k]
+        if S[NEARM + o, q] != gen and r - k * vmax < far_value(S, T, q, c):
+            return q
+    total = nsum
+    for k in range(ne):
+        q = S[EMP, k]
+        if S[NEARM + o, q] != gen:
+            total += far_value(S, T, q, c)
+    if total == 0:
+        return PASS
+    r = np.random.randint(0, total)
+    if r < nsum:
+        for i in range(n):
+            r -= B[vb + i]
+            if r < 0:
+                return S[NEARL + o, i]
+    r -= nsum
+    for k in range(ne):
+        q = S[EMP, k]
+        if S[NEARM + o, q] != gen:
+            r -= far_value(S, T, q, c)
+            if r < 0:
+                return q
+    return PASS
+
+
 @njit(cache=True, _nrt=False)
 def run_playout(S, B, T, movebuf, max_moves):
     """Play to the end from the current (value-initialised) state; return moves played.
 
     ``movebuf[i]`` is the point of move ``i`` (0 = pass), negated for White.  Stops after three
-    consecutive passes or when ``S[META, M_MOVES]`` reaches ``max_moves``.  With a light table
-    the value rows are not maintained (moves come from :func:`sample_light`); call
-    :func:`init_values` before reading them again.
+    consecutive passes or when ``S[META, M_MOVES]`` reaches ``max_moves``.  With a light or
+    far-light table the value rows are not maintained (moves come from :func:`sample_light` or
+    :func:`sample_far_light`; the near sets are); call :func:`init_values` before reading them
+    again.
     """
     W = S[META, M_W]
     n = 0
     passes = 0
     light = T[T_LIGHT] != 0
+    far_light = T[T_FARLIGHT] != 0
     while S[META, M_MOVES] < max_moves:
         c = S[META, M_TOMOVE]
         ci = c - 1
@@ -420,6 +535,11 @@ def run_playout(S, B, T, movebuf, max_moves):
             p = sample_light(S, T, c)
             passes = passes + 1 if p == PASS else 0
             play(S, B, p, c, False)
+        elif far_light:
+            p = sample_far_light(S, B, T, c)
+            passes = passes + 1 if p == PASS else 0
+            play(S, B, p, c, False)
+            build_near(S, B, p, c)
         else:
             if S[META, M_TOT + ci] <= 0:
                 p = PASS

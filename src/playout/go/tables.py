@@ -21,6 +21,10 @@ from playout.go.rules import COLOR
 # values[row * 256 + code] (clipped to 2**31 - 1).  GNU Go's 1,107 classes share few distinct
 # rows (2 for uniform, 8 for mogo_classic, 9 for montegnu_classic), so the rows stay in L1.
 T_LIGHT, T_NCLASS, T_VMAX, T_DEP = 0, 1, 2, 3
+#: header fields: the table is *far-light* (values without the near bit depend on the geometry
+#: only, while near values use the property code: GNU Go's mogo_classic), and the largest value
+#: without the near bit (the envelope of :func:`playout.go.playout.sample_far_light`).
+T_FARLIGHT, T_VMAXFAR = 4, 5
 T_GEOM = 8
 T_VALUES = T_GEOM + 65536
 #: property-code bits that need the costly self-atari/suicide analysis (bits 5, 6, 7): the
@@ -88,7 +92,9 @@ class Table:
 
     Attributes: ``name``; ``geometry`` int32[65536] (neighbour index -> class); ``values``
     int64[n_classes, 256]; ``light`` (values ignore the property code, so the kernels skip
-    computing properties); ``T`` the packed int64 array the kernels read.
+    computing properties); ``far_light`` (not light, but values without the near bit ignore the
+    property code: only points near the last move need their properties, so playouts sample by
+    :func:`playout.go.playout.sample_far_light`); ``T`` the packed int32 array the kernels read.
     """
 
     def __init__(self, geometry: np.ndarray, values: np.ndarray, name: str = "table"):
@@ -108,6 +114,10 @@ class Table:
         T[T_NCLASS] = nc
         T[T_VMAX] = max(1, int(rows.max()))
         T[T_DEP] = T_VALUES + nrows * 256
+        far = rows[:, 0::2]  # even codes: near bit 0
+        self.far_light = (not self.light) and bool(np.all(far == far[:, :1]))
+        T[T_FARLIGHT] = int(self.far_light)
+        T[T_VMAXFAR] = int(far.max())
         by_costly = rows.reshape(nrows, 8, 32)  # [row, bits 5..7, bits 0..4]
         dep = np.any(by_costly != by_costly[:, :1, :], axis=1)
         T[T[T_DEP]:] = dep.astype(np.int32).ravel()
