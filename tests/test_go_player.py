@@ -110,18 +110,20 @@ def test_clock_budget_never_exceeds_time_left():
 def test_dead_stones_and_final_score():
     b = Board.from_ascii(
         """
-        . . . X O O . . .
-        . . . X O O . . .
-        . O . X O O . . .
-        . . . X O O . . .
-        . . . X O O . . .
-        . . . X O O . . .
-        . . . X O O . X .
-        . . . X O O . . .
-        . . . X O O . . .
+        . . . X O O O . .
+        . . . X O O O . .
+        . O . X O O O . .
+        . . . X O O O . .
+        . . . X O O O . .
+        . . . X O O O . .
+        . . . X O O O X .
+        . . . X O O O . .
+        . . . X O O O . .
         """,
         komi=0.5,
     )
+    # Black's stone lives in ~7% of the playouts, White's in ~25% (a lone Black stone in a
+    # 3-wide White area lived in ~32%: too close to the 1/3 threshold for a stable test)
     pl = Player(load_table("mc_mogo_classic"), seed=4)
     dead = pl.dead_stones(b, playouts=2000)
     assert sorted(dead) == sorted([b.pt(2, 1), b.pt(6, 7)])

@@ -37,7 +37,7 @@ capture, escape and shape rules all need ``near``) keep no value rows either: a 
 the near set, computes the near points' values when it draws (GNU Go likewise sets the near
 values just before sampling and restores them after) and draws the rest by rejection against
 the largest far value (:func:`sample_far_light`); this made mc_mogo_classic playouts 1.65x
-faster (18,200 -> 30,000 a second on 9x9 here), from the same distribution.  A side whose total
+faster (18,200 -> 29,400 a second from the empty 9x9 board here), from the same distribution.  A side whose total
 is 0 passes; the playout ends after three consecutive passes (GNU Go) or at ``max_moves``.  Simple
 ko is respected; superko is not checked inside playouts.  Score: area with an empty point counting
 for the colour of an adjacent stone (if only one colour touches it).
