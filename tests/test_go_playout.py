@@ -7,8 +7,15 @@ import pytest
 from numba import njit
 
 from playout.go.board import BLACK, WHITE, Board, gtp_to_point
-from playout.go.playout import PlayoutState, run_many, sample_far_light, sample_move, seed_rng
-from playout.go.tables import T_FARLIGHT, SWAP, Table, fallback_uniform_table, load_table
+from playout.go.playout import (
+    PlayoutState,
+    init_atari,
+    run_many,
+    sample_far_light,
+    sample_move,
+    seed_rng,
+)
+from playout.go.tables import T_FARCAP, T_FARLIGHT, T_VMAXFAR, SWAP, Table, fallback_uniform_table, load_table
 
 
 def chi2_999(k: int) -> float:
@@ -289,37 +296,44 @@ def test_light_sampling_is_uniform_over_non_eye_legal_points():
 
 
 def test_far_light_tables():
-    # values without the near bit depend on the geometry only: GNU Go's mogo_classic layout
-    mogo = load_table("mogo_classic")
-    assert mogo.far_light and not mogo.light
-    assert not load_table("montegnu_classic").far_light  # far captures and osafe matter there
+    # without the near bit, GNU Go's databases value a point by its shape (1, or 0 for an eye)
+    # unless a colour captures there
+    mogo, montegnu = load_table("mogo_classic"), load_table("montegnu_classic")
+    assert mogo.far_light and not mogo.light and mogo.T[T_FARCAP] == 0
+    assert montegnu.far_light and montegnu.T[T_FARCAP] == 1  # far captures: 30, 40, 60
+    assert mogo.T[T_VMAXFAR] == 1 and montegnu.T[T_VMAXFAR] == 1
     assert load_table("uniform").light and not load_table("uniform").far_light
-    assert not code_table().far_light
+    assert not code_table().far_light  # values 1 .. 225 by self-atari and suicide bits
 
 
 @njit(cache=True)
 def _draw_far_light(S, B, T, c, n, seed):
     np.random.seed(seed)
     counts = np.zeros(S.shape[1], np.int64)
+    nat = init_atari(S, B)
     for _ in range(n):
-        counts[sample_far_light(S, B, T, c)] += 1
+        p, nat = sample_far_light(S, B, T, c, nat)
+        counts[p] += 1
     return counts
 
 
-def test_far_light_sampling_follows_the_full_values_chi_square():
+@pytest.mark.parametrize("name", ["mc_mogo_classic", "mc_montegnu_classic"])
+def test_far_light_sampling_follows_the_full_values_chi_square(name):
     """The far-light sampler keeps no value rows: its draws must follow the values the full
     incremental path keeps (near bits, captures, ko and suicide included) along a playout."""
-    table = load_table("mogo_classic")
+    table = load_table(name)
     s = PlayoutState(Board(9), table)
     seed_rng(11)
     n = 400_000
-    maxima = []
+    maxima, far_captures = [], 0
     for k in range(200):
         c = s.board.to_move
         vals = s.val[c - 1].astype(float)
         if vals.sum() == 0 or s.board.passes >= 2:
             break
-        if k % 9 == 4 or vals.max() >= 100:
+        far = np.ones(len(vals), bool)
+        far[s.near_points(c)] = False
+        if k % 9 == 4 or vals.max() >= 100 or (vals[far] > 1).any():
             counts = _draw_far_light(s.S, s.B, table.T, c, n, k)
             assert counts[vals == 0].sum() == 0, np.nonzero(counts * (vals == 0))
             support = vals > 0
@@ -327,18 +341,22 @@ def test_far_light_sampling_follows_the_full_values_chi_square():
             stat = float(((counts[support] - expected) ** 2 / expected).sum())
             assert stat < chi2_999(max(5, int(support.sum()) - 1)), (k, stat)
             maxima.append(vals.max())
+            far_captures += int((vals[far] > 1).any())
         p = int(_draw(s.S, c - 1, s.board.W, 1, 100 + k)[1])
         s.play(p, c)
-    # the positions include near patterns (100) and near captures/escapes (10000)
+    # the positions include near patterns (100) and near captures/escapes (10000) ...
     assert len(maxima) >= 15 and 100 in maxima and 10000 in maxima
+    # ... and, with montegnu, captures away from the last move (30, 40, 60)
+    assert far_captures >= (5 if table.T[T_FARCAP] else 0)
 
 
-def test_far_light_playouts_match_the_full_path():
+@pytest.mark.parametrize("name", ["mc_mogo_classic", "mc_montegnu_classic"])
+def test_far_light_playouts_match_the_full_path(name):
     # the same playout policy either way: Black's wins and the playout lengths agree
     board = Board(9)
     for m in ("E5", "C3", "G7", "C7"):
         board.play(gtp_to_point(m, 9))
-    table = load_table("mogo_classic")
+    table = load_table(name)
     st = PlayoutState(board, table)
     full = table.T.copy()
     full[T_FARLIGHT] = 0

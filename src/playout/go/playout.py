@@ -65,6 +65,7 @@ from playout.go.rules import (
     M_KO,
     M_LAST,
     M_MOVES,
+    M_N,
     M_NCAP,
     M_NEARGEN,
     M_NEARN,
@@ -77,6 +78,7 @@ from playout.go.rules import (
     NEARL,
     NEARM,
     NLIB,
+    NXT,
     PASS,
     REP,
     RSUM,
@@ -89,6 +91,7 @@ from playout.go.rules import (
 )
 from playout.go.tables import (
     T_DEP,
+    T_FARCAP,
     T_FARLIGHT,
     T_GEOM,
     T_LIGHT,
@@ -417,9 +420,10 @@ def sample_light(S, T, c):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def near_value(S, B, T, q, c):
-    """Value of ``c`` at empty ``q`` with the near bit set, from scratch (0 if illegal; ko not
-    checked).  Bits 5..7 of the property code are computed only if the value depends on them."""
+def exact_value(S, B, T, q, c, near):
+    """Value of ``c`` at empty ``q`` from scratch, with near bit ``near`` (0 or 1); 0 if illegal
+    (ko not checked).  Bits 5..7 of the property code are computed only if the value depends
+    on them."""
     g = T[T_GEOM + nbr_index(S, S[META, M_W], q)]
     g = (g >> 16) if c == WHITE else (g & 0xFFFF)
     lb, lw, cb, cw, exact = cheap_codes(S, q)
@@ -427,19 +431,25 @@ def near_value(S, B, T, q, c):
     if not legal:
         return 0
     code = cb if c == BLACK else cw
-    if not exact and T[T[T_DEP] + g * 32 + (code & 31 | 1)] != 0:
+    if not exact and T[T[T_DEP] + g * 32 + (code & 31 | near)] != 0:
         lb, lw, cb, cw = point_codes(S, B, q)
         code = cb if c == BLACK else cw
-    return T[T_VALUES + g * 256 + (code | 1)]
+    return T[T_VALUES + g * 256 + (code | near)]
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def far_value(S, T, q, c):
-    """Value of ``c`` (to move) at empty ``q`` without the near bit, for a far-light table:
-    the geometry's value, or 0 on the ko point or as suicide."""
+def far_value(S, B, T, q, c):
+    """Value of ``c`` (to move) at empty ``q``, not near the last move and next to no string in
+    atari (so neither colour captures there): the geometry's value, its bits 5..7 computed only
+    if the row depends on them; 0 on the ko point or if illegal."""
     g = T[T_GEOM + nbr_index(S, S[META, M_W], q)]
     g = (g >> 16) if c == WHITE else (g & 0xFFFF)
     v = T[T_VALUES + g * 256]
+    if T[T[T_DEP] + g * 32] != 0:
+        lb, lw, cb, cw = point_codes(S, B, q)
+        if not (lb if c == BLACK else lw):
+            return 0
+        v = T[T_VALUES + g * 256 + (cb if c == BLACK else cw)]
     if v != 0:
         if q == S[META, M_KO] or is_suicide(S, q, c):
             return 0
@@ -447,69 +457,165 @@ def far_value(S, T, q, c):
 
 
 @njit(cache=True, _nrt=False)
-def sample_far_light(S, B, T, c):
-    """A move of ``c`` (the side to move) drawn with probability proportional to its value, for a
-    far-light table (:attr:`playout.go.tables.Table.far_light`), without value rows (0: pass).
+def init_atari(S, B):
+    """List the strings in atari (their representatives) in ``B[:k]``; return ``k``."""
+    N = S[META, M_N]
+    W = S[META, M_W]
+    k = 0
+    for r in range(N):
+        for col in range(N):
+            q = (r + 1) * W + col + 1
+            cq = S[COLOR, q]
+            if (cq == BLACK or cq == WHITE) and S[REP, q] == q and S[NLIB, q] == 1:
+                B[k] = q
+                k += 1
+    return k
 
-    The target weight of an empty point is its near value if it is in ``c``'s near set (computed
-    here, :func:`near_value`) and its geometry-only far value otherwise (:func:`far_value`).
-    Exact rejection sampling with one random integer per proposal: ``r`` uniform below
-    ``near_sum + n_empty * vmax_far`` either picks a near point by its value (``r < near_sum``)
-    or an empty point ``EMP[k]`` with a uniform remainder ``u < vmax_far``, accepted when ``u`` is
-    below its far value and it is not near; every point's accepted mass is then its target
-    weight.  After 16 rejections the far values are summed and drawn from directly (a side
-    with total 0 passes).  Uses ``B[17 n : 18 n]`` for the near values.
+
+@njit(cache=True, inline="always", _nrt=False)
+def _note_atari(S, B, s, k):
+    if S[NLIB, s] == 1:
+        for i in range(k):
+            if B[i] == s:
+                return k
+        B[k] = s
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def note_atari(S, B, p, k):
+    """After a move at ``p``: add the strings it put in atari (its own, opponents next to it) to
+    the list ``B[:k]`` (no duplicates; entries that are no longer strings in atari stay until
+    :func:`sample_far_light` drops them); return the new length.  Only these strings can have
+    lost a liberty."""
+    if p == PASS:
+        return k
+    W = S[META, M_W]
+    k = _note_atari(S, B, S[REP, p], k)
+    for d in (-W, -1, 1, W):
+        cr = S[COLOR, p + d]
+        if cr == BLACK or cr == WHITE:
+            k = _note_atari(S, B, S[REP, p + d], k)
+    return k
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _first_liberty(S, s):
+    W = S[META, M_W]
+    x = s
+    while True:
+        for d in (-W, -1, 1, W):
+            if S[COLOR, x + d] == EMPTY:
+                return x + d
+        x = S[NXT, x]
+        if x == s:
+            return PASS
+
+
+@njit(cache=True, _nrt=False)
+def sample_far_light(S, B, T, c, nat):
+    """A move of ``c`` (the side to move) drawn with probability proportional to its value, for a
+    far-light table (:attr:`playout.go.tables.Table.far_light`), without value rows.
+
+    Returns ``(move, nat)``: ``move`` is 0 for a pass; ``B[:nat]`` lists the strings in atari
+    (:func:`init_atari`, :func:`note_atari`; used only if the table's far values depend on
+    captures, ``T[T_FARCAP]``) and is compacted here.  The target weight of an empty point is
+    its value with the near bit if it is in ``c``'s near set, else without it; the near points
+    and (``T_FARCAP``) the liberties of strings in atari, the only points where a colour can
+    capture, are valued exactly here (:func:`exact_value`).  Every other empty point is drawn by
+    exact rejection: one random integer ``r`` below ``exact_sum + n_empty * vmax`` (``vmax`` =
+    ``T[T_VMAXFAR]``, the largest such far value) either picks an exactly valued point by its
+    value or an empty point ``EMP[r // vmax]`` with remainder ``u = r % vmax``, accepted if it
+    is not valued exactly and ``u`` is below its value (:func:`far_value`); so each point's
+    accepted mass is its weight.  After 16 rejections the far values are summed and drawn from
+    directly (a side with total 0 passes).  Scratch: ``B[n:3n]`` and ``B[17n:18n]``.
     """
     o = c - 1
     ko = S[META, M_KO]
     gen = S[META, M_NEARGEN + o]
     n = S[META, M_NEARN + o]
-    vb = 17 * S.shape[1]
+    npt = S.shape[1]
+    vb = 17 * npt
     nsum = 0
     for i in range(n):
         q = S[NEARL + o, i]
         v = 0
         if q != ko:
-            v = near_value(S, B, T, q, c)
+            v = exact_value(S, B, T, q, c, 1)
         B[vb + i] = v
         nsum += v
+    # liberties of strings in atari (not near): exact far values in B[npt:], points in B[2 npt:]
+    S[META, M_SEEN] += 1
+    st = S[META, M_SEEN]
+    nc = 0
+    if T[T_FARCAP] != 0:
+        k = 0
+        for i in range(nat):
+            s = B[i]
+            cs = S[COLOR, s]
+            if (cs == BLACK or cs == WHITE) and S[REP, s] == s and S[NLIB, s] == 1:
+                B[k] = s
+                k += 1
+                x = _first_liberty(S, s)
+                if S[SEEN, x] != st:
+                    S[SEEN, x] = st
+                    if S[NEARM + o, x] != gen:
+                        v = 0
+                        if x != ko:
+                            v = exact_value(S, B, T, x, c, 0)
+                        B[npt + nc] = v
+                        B[2 * npt + nc] = x
+                        nc += 1
+                        nsum += v
+        nat = k
     vmax = T[T_VMAXFAR]
     ne = S[META, M_NEMPTY]
     tot = nsum + ne * vmax
     if tot == 0:
-        return PASS
+        return PASS, nat
     for _ in range(16):
         r = np.random.randint(0, tot)
         if r < nsum:
-            for i in range(n):
-                r -= B[vb + i]
-                if r < 0:
-                    return S[NEARL + o, i]
+            return _pick_exact(S, B, o, n, nc, r), nat
         r -= nsum
         k = r // vmax
         q = S[EMP, k]
-        if S[NEARM + o, q] != gen and r - k * vmax < far_value(S, T, q, c):
-            return q
+        if S[NEARM + o, q] != gen and S[SEEN, q] != st and r - k * vmax < far_value(S, B, T, q, c):
+            return q, nat
     total = nsum
     for k in range(ne):
         q = S[EMP, k]
-        if S[NEARM + o, q] != gen:
-            total += far_value(S, T, q, c)
+        if S[NEARM + o, q] != gen and S[SEEN, q] != st:
+            total += far_value(S, B, T, q, c)
     if total == 0:
-        return PASS
+        return PASS, nat
     r = np.random.randint(0, total)
     if r < nsum:
-        for i in range(n):
-            r -= B[vb + i]
-            if r < 0:
-                return S[NEARL + o, i]
+        return _pick_exact(S, B, o, n, nc, r), nat
     r -= nsum
     for k in range(ne):
         q = S[EMP, k]
-        if S[NEARM + o, q] != gen:
-            r -= far_value(S, T, q, c)
+        if S[NEARM + o, q] != gen and S[SEEN, q] != st:
+            r -= far_value(S, B, T, q, c)
             if r < 0:
-                return q
+                return q, nat
+    return PASS, nat
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _pick_exact(S, B, o, n, nc, r):
+    """The exactly valued point that ``r`` (below their total) falls on: near points first."""
+    vb = 17 * S.shape[1]
+    for i in range(n):
+        r -= B[vb + i]
+        if r < 0:
+            return S[NEARL + o, i]
+    npt = S.shape[1]
+    for i in range(nc):
+        r -= B[npt + i]
+        if r < 0:
+            return B[2 * npt + i]
     return PASS
 
 
@@ -528,6 +634,8 @@ def run_playout(S, B, T, movebuf, max_moves):
     passes = 0
     light = T[T_LIGHT] != 0
     far_light = T[T_FARLIGHT] != 0
+    far_cap = far_light and T[T_FARCAP] != 0
+    nat = init_atari(S, B) if far_cap else 0
     while S[META, M_MOVES] < max_moves:
         c = S[META, M_TOMOVE]
         ci = c - 1
@@ -536,10 +644,12 @@ def run_playout(S, B, T, movebuf, max_moves):
             passes = passes + 1 if p == PASS else 0
             play(S, B, p, c, False)
         elif far_light:
-            p = sample_far_light(S, B, T, c)
+            p, nat = sample_far_light(S, B, T, c, nat)
             passes = passes + 1 if p == PASS else 0
             play(S, B, p, c, False)
             build_near(S, B, p, c)
+            if far_cap:
+                nat = note_atari(S, B, p, nat)
         else:
             if S[META, M_TOT + ci] <= 0:
                 p = PASS

@@ -21,10 +21,11 @@ from playout.go.rules import COLOR
 # values[row * 256 + code] (clipped to 2**31 - 1).  GNU Go's 1,107 classes share few distinct
 # rows (2 for uniform, 8 for mogo_classic, 9 for montegnu_classic), so the rows stay in L1.
 T_LIGHT, T_NCLASS, T_VMAX, T_DEP = 0, 1, 2, 3
-#: header fields: the table is *far-light* (values without the near bit depend on the geometry
-#: only, while near values use the property code: GNU Go's mogo_classic), and the largest value
-#: without the near bit (the envelope of :func:`playout.go.playout.sample_far_light`).
-T_FARLIGHT, T_VMAXFAR = 4, 5
+#: header fields for :func:`playout.go.playout.sample_far_light`: the table is *far-light* (see
+#: :class:`Table`); the largest value without the near bit at a point where no stone can be
+#: captured (the rejection envelope); whether values without the near bit depend on the capture
+#: counts (then the liberties of strings in atari are valued exactly, like near points).
+T_FARLIGHT, T_VMAXFAR, T_FARCAP = 4, 5, 6
 T_GEOM = 8
 T_VALUES = T_GEOM + 65536
 #: property-code bits that need the costly self-atari/suicide analysis (bits 5, 6, 7): the
@@ -92,8 +93,10 @@ class Table:
 
     Attributes: ``name``; ``geometry`` int32[65536] (neighbour index -> class); ``values``
     int64[n_classes, 256]; ``light`` (values ignore the property code, so the kernels skip
-    computing properties); ``far_light`` (not light, but values without the near bit ignore the
-    property code: only points near the last move need their properties, so playouts sample by
+    computing properties); ``far_light`` (not light, and the values without the near bit at points
+    where neither colour captures anything are all within a factor 4 of the largest of them, 0
+    aside: GNU Go's three databases, where they are 1 or 0 by shape; playouts then value only
+    near points and the liberties of strings in atari exactly and draw the rest by rejection,
     :func:`playout.go.playout.sample_far_light`); ``T`` the packed int32 array the kernels read.
     """
 
@@ -115,9 +118,13 @@ class Table:
         T[T_VMAX] = max(1, int(rows.max()))
         T[T_DEP] = T_VALUES + nrows * 256
         far = rows[:, 0::2]  # even codes: near bit 0
-        self.far_light = (not self.light) and bool(np.all(far == far[:, :1]))
+        far0 = rows[:, 0::32]  # near bit 0 and no captures: codes that differ in bits 5..7 only
+        vmax0 = int(far0.max())
+        self.far_light = (not self.light) and vmax0 > 0 and bool(np.all(
+            (far0 == 0) | (4 * far0 >= vmax0)))
         T[T_FARLIGHT] = int(self.far_light)
-        T[T_VMAXFAR] = int(far.max())
+        T[T_VMAXFAR] = vmax0
+        T[T_FARCAP] = int(bool(np.any(far != np.repeat(far0, 16, axis=1))))
         by_costly = rows.reshape(nrows, 8, 32)  # [row, bits 5..7, bits 0..4]
         dep = np.any(by_costly != by_costly[:, :1, :], axis=1)
         T[T[T_DEP]:] = dep.astype(np.int32).ravel()
