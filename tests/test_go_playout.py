@@ -15,7 +15,7 @@ from playout.go.playout import (
     sample_move,
     seed_rng,
 )
-from playout.go.tables import T_FARCAP, T_FARLIGHT, T_VMAXFAR, SWAP, Table, fallback_uniform_table, load_table
+from playout.go.tables import T_DEP, T_FARCAP, T_FARLIGHT, T_VMAXFAR, SWAP, Table, fallback_uniform_table, load_table
 
 
 def chi2_999(k: int) -> float:
@@ -304,6 +304,17 @@ def test_far_light_tables():
     assert mogo.T[T_VMAXFAR] == 1 and montegnu.T[T_VMAXFAR] == 1
     assert load_table("uniform").light and not load_table("uniform").far_light
     assert not code_table().far_light  # values 1 .. 225 by self-atari and suicide bits
+
+
+def test_costly_bit_dependencies_say_whose_analysis_is_needed():
+    # T_DEP entries: bit 0 = the value depends on the opponent's self-atari/suicide (bits 5, 7),
+    # bit 1 = on own self-atari (bit 6); "osafe" rules need only the mover's own analysis
+    def deps(t):
+        return set(np.unique(t.T[t.T[T_DEP]:]).tolist())
+    assert deps(code_table()) == {0, 3}  # value = 1 + code: every bit counts (0: the eye row)
+    assert deps(load_table("mogo_classic")) == {0, 2}  # captures/escapes near: osafe only
+    assert deps(load_table("montegnu_classic")) == {0, 2}
+    assert deps(load_table("uniform")) == {0}
 
 
 @njit(cache=True)

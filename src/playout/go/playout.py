@@ -32,12 +32,13 @@ Sampling is strictly proportional to value with per-row partial sums (like GNU G
 draw a row by its sum, then a point in it, ``O(N)`` per draw.  *Light* tables (values that ignore
 the property code, e.g. ``mc_uniform``) skip the value rows altogether during a playout and draw
 by exact rejection sampling over the empty-point list (:func:`sample_light`).  *Far-light* tables
-(values away from the last move depend on the 3x3 geometry only, as in mc_mogo_classic, whose
-capture, escape and shape rules all need ``near``) keep no value rows either: a playout keeps only
-the near set, computes the near points' values when it draws (GNU Go likewise sets the near
-values just before sampling and restores them after) and draws the rest by rejection against
-the largest far value (:func:`sample_far_light`); this made mc_mogo_classic playouts 1.65x
-faster (18,200 -> 29,400 a second from the empty 9x9 board here), from the same distribution.  A side whose total
+(away from the last move and from strings in atari the values depend on the 3x3 geometry, within
+a factor 4: GNU Go's three databases) keep no value rows either during a playout: it keeps the
+near set and the strings in atari, values the near points and the atari liberties when it draws
+(GNU Go likewise sets the near values just before sampling and restores them after) and draws
+the rest by rejection against the largest far value (:func:`sample_far_light`); this made
+mc_mogo_classic playouts 1.65x faster (18,200 -> 29,400 a second from the empty 9x9 board here)
+and mc_montegnu_classic 1.37x, from the same distribution.  A side whose total
 is 0 passes; the playout ends after three consecutive passes (GNU Go) or at ``max_moves``.  Simple
 ko is respected; superko is not checked inside playouts.  Score: area with an empty point counting
 for the colour of an adjacent stone (if only one colour touches it).
@@ -53,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from playout.go.board import Board
-from playout.go.properties import cheap_codes, point_codes
+from playout.go.properties import cheap_codes, move_props, point_codes
 from playout.go.rules import (
     BLACK,
     BORDER,
@@ -431,10 +432,27 @@ def exact_value(S, B, T, q, c, near):
     if not legal:
         return 0
     code = cb if c == BLACK else cw
-    if not exact and T[T[T_DEP] + g * 32 + (code & 31 | near)] != 0:
-        lb, lw, cb, cw = point_codes(S, B, q)
-        code = cb if c == BLACK else cw
+    if not exact:
+        code = _costly_bits(S, B, q, c, code, T[T[T_DEP] + g * 32 + (code & 31 | near)])
     return T[T_VALUES + g * 256 + (code | near)]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _costly_bits(S, B, q, c, code, dep):
+    """``code`` (of legal ``c`` at ``q``) with the bits 5..7 its value row needs (``dep``, see
+    :data:`playout.go.tables.COSTLY_BITS`): own self-atari only if bit 1, the opponent's
+    self-atari and suicide only if bit 0; bits the row ignores stay 0."""
+    if dep & 2:
+        sui, atari, cap = move_props(S, B, q, c)
+        if atari:
+            code |= 64
+    if dep & 1:
+        sui, atari, cap = move_props(S, B, q, 3 - c)
+        if atari:
+            code |= 32
+        if sui:
+            code |= 128
+    return code
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -445,11 +463,11 @@ def far_value(S, B, T, q, c):
     g = T[T_GEOM + nbr_index(S, S[META, M_W], q)]
     g = (g >> 16) if c == WHITE else (g & 0xFFFF)
     v = T[T_VALUES + g * 256]
-    if T[T[T_DEP] + g * 32] != 0:
-        lb, lw, cb, cw = point_codes(S, B, q)
-        if not (lb if c == BLACK else lw):
+    dep = T[T[T_DEP] + g * 32]
+    if dep != 0:
+        if is_suicide(S, q, c):
             return 0
-        v = T[T_VALUES + g * 256 + (cb if c == BLACK else cw)]
+        v = T[T_VALUES + g * 256 + _costly_bits(S, B, q, c, 0, dep)]
     if v != 0:
         if q == S[META, M_KO] or is_suicide(S, q, c):
             return 0

@@ -30,8 +30,9 @@ T_GEOM = 8
 T_VALUES = T_GEOM + 65536
 #: property-code bits that need the costly self-atari/suicide analysis (bits 5, 6, 7): the
 #: kernels compute them only where a value row depends on them (``T[T[T_DEP] + row * 32 + low]``
-#: is 1 when ``values[row, low | e]`` differs between the eight settings ``e`` of these bits;
-#: ``low`` = code bits 0..4).
+#: has bit 0 set when ``values[row, low | e]`` depends on bits 5 or 7 of ``e`` (the opponent's
+#: self-atari and suicide) and bit 1 when it depends on bit 6 (own self-atari), over the eight
+#: settings ``e`` of these bits; ``low`` = code bits 0..4).
 COSTLY_BITS = 0xE0
 
 #: neighbour offsets in index order NW, N, NE, W, E, SW, S, SE, as multiples of (dy, dx).
@@ -125,9 +126,12 @@ class Table:
         T[T_FARLIGHT] = int(self.far_light)
         T[T_VMAXFAR] = vmax0
         T[T_FARCAP] = int(bool(np.any(far != np.repeat(far0, 16, axis=1))))
-        by_costly = rows.reshape(nrows, 8, 32)  # [row, bits 5..7, bits 0..4]
-        dep = np.any(by_costly != by_costly[:, :1, :], axis=1)
-        T[T[T_DEP]:] = dep.astype(np.int32).ravel()
+        by_costly = rows.reshape(nrows, 8, 32)  # [row, bits 5..7 (e = code >> 5), bits 0..4]
+        e = np.arange(8)
+        dep_opp = np.any((by_costly != by_costly[:, e ^ 1, :]) | (by_costly != by_costly[:, e ^ 4, :]),
+                         axis=1)  # bits 5 and 7: the opponent's self-atari and suicide
+        dep_own = np.any(by_costly != by_costly[:, e ^ 2, :], axis=1)  # bit 6: own self-atari
+        T[T[T_DEP]:] = (dep_opp.astype(np.int32) | (dep_own.astype(np.int32) << 1)).ravel()
         rb = row_of_class[self.geometry]
         rw = row_of_class[self.geometry[SWAP]]
         T[T_GEOM : T_GEOM + 65536] = rb | (rw << 16)
