@@ -15,7 +15,16 @@ from playout.go.playout import (
     sample_move,
     seed_rng,
 )
-from playout.go.tables import T_DEP, T_FARCAP, T_FARLIGHT, T_VMAXFAR, SWAP, Table, fallback_uniform_table, load_table
+from playout.go.tables import (
+    SWAP,
+    T_DEP,
+    T_FARCAP,
+    T_FARLIGHT,
+    T_VMAXFAR,
+    Table,
+    fallback_uniform_table,
+    load_table,
+)
 
 
 def chi2_999(k: int) -> float:

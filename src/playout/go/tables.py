@@ -128,8 +128,9 @@ class Table:
         T[T_FARCAP] = int(bool(np.any(far != np.repeat(far0, 16, axis=1))))
         by_costly = rows.reshape(nrows, 8, 32)  # [row, bits 5..7 (e = code >> 5), bits 0..4]
         e = np.arange(8)
-        dep_opp = np.any((by_costly != by_costly[:, e ^ 1, :]) | (by_costly != by_costly[:, e ^ 4, :]),
-                         axis=1)  # bits 5 and 7: the opponent's self-atari and suicide
+        # bits 5 and 7: the opponent's self-atari and suicide
+        dep_opp = np.any((by_costly != by_costly[:, e ^ 1, :])
+                         | (by_costly != by_costly[:, e ^ 4, :]), axis=1)
         dep_own = np.any(by_costly != by_costly[:, e ^ 2, :], axis=1)  # bit 6: own self-atari
         T[T[T_DEP]:] = (dep_opp.astype(np.int32) | (dep_own.astype(np.int32) << 1)).ravel()
         rb = row_of_class[self.geometry]
