@@ -7,14 +7,8 @@ import pytest
 from numba import njit
 
 from playout.go.board import BLACK, WHITE, Board, gtp_to_point
-from playout.go.playout import (
-    PlayoutState,
-    init_atari,
-    run_many,
-    sample_far_light,
-    sample_move,
-    seed_rng,
-)
+from playout.go.playout import PlayoutState, run_many, sample_move, seed_rng
+from playout.go.samplers import init_atari, sample_far_light
 from playout.go.tables import (
     SWAP,
     T_DEP,
@@ -284,7 +278,7 @@ def test_light_sampling_is_uniform_over_non_eye_legal_points():
         """,
         table=load_table("uniform"),
     )
-    from playout.go.playout import sample_light
+    from playout.go.samplers import sample_light
 
     @njit(cache=True)
     def draw(S, T, n, seed):

@@ -435,4 +435,5 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "rules.py", "playout.py", "tables.py", "properties.py"))
+flush_stale_caches(globals(), siblings(__file__, "rules.py", "playout.py", "tables.py", "properties.py",
+                                        "samplers.py"))

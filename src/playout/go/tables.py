@@ -21,7 +21,7 @@ from playout.go.rules import COLOR
 # values[row * 256 + code] (clipped to 2**31 - 1).  GNU Go's 1,107 classes share few distinct
 # rows (2 for uniform, 8 for mogo_classic, 9 for montegnu_classic), so the rows stay in L1.
 T_LIGHT, T_NCLASS, T_VMAX, T_DEP = 0, 1, 2, 3
-#: header fields for :func:`playout.go.playout.sample_far_light`: the table is *far-light* (see
+#: header fields for :func:`playout.go.samplers.sample_far_light`: the table is *far-light* (see
 #: :class:`Table`); the largest value without the near bit at a point where no stone can be
 #: captured (the rejection envelope); whether values without the near bit depend on the capture
 #: counts (then the liberties of strings in atari are valued exactly, like near points).
@@ -98,7 +98,7 @@ class Table:
     where neither colour captures anything are all within a factor 4 of the largest of them, 0
     aside: GNU Go's three databases, where they are 1 or 0 by shape; playouts then value only
     near points and the liberties of strings in atari exactly and draw the rest by rejection,
-    :func:`playout.go.playout.sample_far_light`); ``T`` the packed int32 array the kernels read.
+    :func:`playout.go.samplers.sample_far_light`); ``T`` the packed int32 array the kernels read.
     """
 
     def __init__(self, geometry: np.ndarray, values: np.ndarray, name: str = "table"):
