@@ -135,19 +135,18 @@ def _costly_bits(S, B, q, c, code, dep):
 @njit(cache=True, inline="always", _nrt=False)
 def far_value(S, B, T, q, c):
     """Value of ``c`` (to move) at empty ``q``, not near the last move and next to no string in
-    atari (so neither colour captures there): the geometry's value, its bits 5..7 computed only
-    if the row depends on them; 0 on the ko point or if illegal."""
+    atari (or the table's far values ignore captures): the geometry's value, its bits 5..7
+    computed only if the row depends on them; 0 on the ko point or if illegal."""
     g = T[T_GEOM + nbr_index(S, S[META, M_W], q)]
     g = (g >> 16) if c == WHITE else (g & 0xFFFF)
     v = T[T_VALUES + g * 256]
     dep = T[T[T_DEP] + g * 32]
+    if dep == 0 and v == 0:
+        return 0
+    if q == S[META, M_KO] or is_suicide(S, q, c):
+        return 0
     if dep != 0:
-        if is_suicide(S, q, c):
-            return 0
         v = T[T_VALUES + g * 256 + _costly_bits(S, B, q, c, 0, dep)]
-    if v != 0:
-        if q == S[META, M_KO] or is_suicide(S, q, c):
-            return 0
     return v
 
 
