@@ -146,11 +146,26 @@ def test_cube_janowski_numbers():
         cube_action(STARTING_BOARD, 1, "me", probs=p)
 
 
-def test_pre_roll_2ply_close_to_1ply_at_opening():
+def _pre_roll_2ply_by_hand(net, board):
+    """2-ply (XG numbering) of a pre-roll board, written out: the side to act's 21 rolls, its
+    1-ply best play for each, the raw net of the opponent after it, seen from the side to act."""
+    acc = np.zeros(5)
+    for (d1, d2), w in zip(ROLLS, ROLL_WEIGHTS):
+        moves = legal_moves(board, d1, d2)
+        vals = [equity(invert_probs(net.evaluate(flip(m))[0])) for m in moves]
+        acc += w * invert_probs(net.evaluate(flip(moves[int(np.argmax(vals))]))[0])
+    return acc
+
+
+@pytest.mark.parametrize("index", [None, 17, 1234])
+def test_pre_roll_2ply_equals_the_average_over_rolls_by_hand(index):
+    """pre_roll_probs at 2-ply is the roll-weighted average of the raw net after each roll's
+    1-ply best play (held to the written-out sum, not to a tolerance around 1-ply)."""
     net = NeuralNet()
-    p1 = pre_roll_probs(net, STARTING_BOARD, 1)
-    p2 = pre_roll_probs(net, STARTING_BOARD, 2)
-    assert abs(equity(p1) - equity(p2)) < 0.15
+    b = STARTING_BOARD if index is None else board_from_position_id(IDS[index])
+    p2 = pre_roll_probs(net, b, 2)
+    assert np.allclose(p2, _pre_roll_2ply_by_hand(net, b), atol=1e-6)  # fastmath order
+    assert not np.allclose(p2, pre_roll_probs(net, b, 1), atol=1e-3)  # a real second ply
 
 
 def test_met_kazaross_xg2_values():

@@ -19,12 +19,13 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 BG = SHARED / "data" / "backgammon"
 REF_A = BG / "reference" / "A"
 SAGE = BG / "bgsage"
-pytestmark = pytest.mark.skipif(not BG.exists(), reason="shared data not present")
-gnubg = pytest.importorskip("gnubg")
-bgsage = pytest.importorskip("bgsage")
+# The peers are imported inside each test (conftest's fixtures), so a broken install is a
+# skip that PLAYOUT_STRICT=1 turns into a failure rather than a module silently not collected.
+pytestmark = [pytest.mark.skipif(not BG.exists(), reason="shared data not present"),
+              pytest.mark.usefixtures("gnubg", "bgsage")]
 
 
-def test_gnubg_board_is_opponent_then_on_roll():
+def test_gnubg_board_is_opponent_then_on_roll(gnubg):
     """Reference A gives each decision's gnubg position ID: decoding it with gnubg equals our
     conversion of the board26, for all 358."""
     for r in B.read_rollout(REF_A / "rollout.jsonl"):
@@ -33,11 +34,11 @@ def test_gnubg_board_is_opponent_then_on_roll():
         assert E.from_gnubg(g) == r.board
 
 
-def test_gnubg_and_bgsage_choose_legal_post_move_boards():
+def test_gnubg_and_bgsage_choose_legal_post_move_boards(gnubg):
     ids = (BG / "gnubg_selfplay_position_ids.txt").read_text().split()[::40]
     rng = random.Random(5)
     engines = [E.make_engine("gnubg:ply=0"), E.make_engine("bgsage:ply=1")]
-    undecodable = 0
+    undecodable = []
     for pid in ids:
         b = E.from_gnubg(gnubg.positionfromid(pid))
         d = (rng.randint(1, 6), rng.randint(1, 6))
@@ -46,8 +47,12 @@ def test_gnubg_and_bgsage_choose_legal_post_move_boards():
             got = e.choose_checker(b, d, 1, "centered")
             assert got in legal if legal else got == b
         mv = gnubg.findbestmove(E.to_gnubg(b), engines[0]._ci(1, "centered"), engines[0]._ec, d) if legal else ()
-        undecodable += bool(legal) and E.apply_gnubg_move(b, mv) not in legal
+        if legal and E.apply_gnubg_move(b, mv) not in legal:
+            undecodable.append(mv)
     assert len(ids) > 70
+    # PyPI gnubg cuts a move tuple at its first bear-off ((2,) = "2/off, then more off"), so
+    # only those tuples may fail to decode: 3 of the 72 positions with a play here.
+    assert all(len(mv) % 2 == 1 for mv in undecodable) and len(undecodable) == 3
 
 
 def test_gnubg_cube_agrees_with_reference_on_clear_cases():
@@ -112,7 +117,8 @@ def test_complete_adds_reference_for_a_mismatch(tmp_path):
     assert comp(0, refs[0], full.board)
     again = B.read_rollout(path)[0]
     got = next(m for m in again.moves if m.board == full.board)
-    assert got.equity == pytest.approx(full.equity, abs=1e-9) and got.eval_level == "3-ply"
+    # bgsage's float32 sums differ in the 8th digit across processors (1.5e-8 on this one)
+    assert got.equity == pytest.approx(full.equity, abs=1e-6) and got.eval_level == "3-ply"
     assert S.score_checker(again, full.board).counted
 
 

@@ -16,8 +16,6 @@ SAGE = BG / "bgsage"
 REF_A = BG / "reference" / "A"
 pytestmark = pytest.mark.skipif(not BG.exists(), reason="shared backgammon data not present")
 
-bgsage = pytest.importorskip("bgsage")
-
 
 @pytest.mark.parametrize("path,reader,n", [
     (SAGE / "snake starting.txt", B.read_starting, 74),
@@ -48,7 +46,7 @@ def test_reference_set_pairs_every_decision():
     assert sum(d.kind == "checker" for d in s.decisions) == 326
 
 
-def test_benchmark_and_rollout_side_convention():
+def test_benchmark_and_rollout_side_convention(bgsage):
     """Pre-move boards are the mover's; candidates are legal post-move boards of the mover
     (not flipped) and best first by the mover's equity."""
     for path in (REF_A / "rollout.jsonl", SAGE / "snake rollout.first7.jsonl"):
@@ -77,7 +75,7 @@ def test_starting_positions_are_player_one_view():
 
 
 @pytest.mark.parametrize("name,rows", [("backgame", None), ("cubeful", None)])
-def test_rollout_positions_are_post_move_from_the_side_that_moved(name, rows):
+def test_rollout_positions_are_post_move_from_the_side_that_moved(name, rows, bgsage):
     """player-backgame-rollout.txt and cubeful-pr-rollouts.jsonl hold post-move boards whose
     probabilities belong to the side that just moved: bgsage's 1-ply post-move evaluation is
     much closer to them than its pre-roll evaluation of the same boards."""
