@@ -14,8 +14,6 @@ import os
 
 import pytest
 
-pytest_plugins = ["pytester"]
-
 
 def _strict() -> bool:
     return os.environ.get("PLAYOUT_STRICT") == "1"

@@ -26,7 +26,7 @@ def test_skips():
 @pytest.mark.parametrize("body", [MODULE_SKIP, TEST_SKIP], ids=["module-level", "in-test"])
 def test_a_skip_fails_only_under_strict(pytester, monkeypatch, strict, body):
     monkeypatch.setenv("PLAYOUT_STRICT", strict)
-    pytester.makeconftest(CONFTEST.replace('pytest_plugins = ["pytester"]', ""))
+    pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_peer=body)
     res = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     outcomes = res.parseoutcomes()
