@@ -98,9 +98,44 @@ def test_same_seed_same_search():
     assert a.stats == b.stats
 
 
-def test_seconds_budget_stops():
-    res = GenericSolver(Corridor(), seed=0, discount_factor=0.9).run_tree_search(seconds=0.05)
-    assert 0 < res.iterations and res.seconds < 1.0
+class FakeClock:
+    """``time.perf_counter`` stand-in: time moves only when an iteration runs."""
+
+    TICK = 1 / 64  # exact in binary, so budgets of k ticks compare exactly
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.mark.parametrize("make", [
+    lambda: GenericSolver(Corridor(), seed=0, discount_factor=0.9),
+    lambda: StatefulSolver(Corridor(), seed=0, discount_factor=0.9),
+    lambda: StatefulSolver(Nim(30), seed=0, mcts_solver=True),  # the chunked loop
+])
+def test_seconds_budget_stops(monkeypatch, make):
+    # a seconds budget of 5 iterations' worth of (fake) time runs exactly 5
+    # iterations and reports the time it used; no wall clock involved
+    import time
+
+    clock = FakeClock()
+    monkeypatch.setattr(time, "perf_counter", clock)
+    solver = make()
+    step = solver.run_tree_search_iteration
+
+    def timed_iteration():
+        step()
+        clock.now += FakeClock.TICK
+
+    monkeypatch.setattr(solver, "run_tree_search_iteration", timed_iteration)
+    res = solver.run_tree_search(seconds=5 * FakeClock.TICK)
+    assert res.iterations == solver.iterations_done == 5
+    assert sum(s.visits for s in res.stats) == 5
+    assert res.seconds == 5 * FakeClock.TICK
+    res = solver.run_tree_search(iterations=3, seconds=100.0)  # the iteration budget binds first
+    assert res.iterations == 8 and res.seconds == 3 * FakeClock.TICK
 
 
 def test_budget_required():
@@ -241,3 +276,231 @@ def test_tree_reuse_keeps_visits(solver_cls):
     res = kept.run_tree_search(iterations=100)
     assert kept.root.visits == before + 100
     assert sum(s.visits for s in res.stats) >= 100
+
+
+# -- MCTS-Solver and chance ------------------------------------------------------------
+class Gamble(MDP):
+    """'safe' pays 0; 'gamble' wins +1 with probability p, else pays -1 (mean 2p - 1 < 0).
+
+    With ``via_jackpot`` the win is one deterministic step later ('jackpot', then
+    'collect' pays +1), so the lucky sample proves a non-terminal child.
+    """
+
+    def __init__(self, p, via_jackpot=False, declared=False):
+        self.p, self.via_jackpot, self.declared = p, via_jackpot, declared
+
+    def initial_state(self):
+        return "start"
+
+    def actions(self, s):
+        return ["safe", "gamble"] if s == "start" else ["collect"]
+
+    def _lucky(self):
+        return "jackpot" if self.via_jackpot else "won"
+
+    def transition(self, s, a, rng):
+        if a == "safe":
+            return "safe-end"
+        if a == "collect":
+            return "won"
+        return self._lucky() if rng.random() < self.p else "lost"
+
+    def chance_outcomes(self, s, a):
+        if not self.declared:
+            return None
+        if a == "gamble":
+            return [(self._lucky(), self.p), ("lost", 1 - self.p)]
+        return [("safe-end" if a == "safe" else "won", 1.0)]
+
+    def reward(self, s, a, t):
+        return {"safe-end": 0.0, "lost": -1.0, "won": 1.0, "jackpot": 0.0}[t]
+
+    def is_terminal(self, s):
+        return s in ("safe-end", "lost", "won")
+
+
+@pytest.mark.parametrize("p,via_jackpot,declared", [
+    (0.1, False, False), (0.4, False, False), (0.1, True, False), (0.4, True, False),
+    (0.4, False, True), (0.4, True, True),
+])
+def test_mcts_solver_does_not_prove_a_gamble_from_one_sample(p, via_jackpot, declared):
+    # Before the fix one sampled outcome proved the edge: a lucky first sample
+    # returned 'gamble' as a proven win (12 of these 40 seeds at p=0.4), an unlucky
+    # one proved it lost. Neither is a proof: the gamble is worth 2p - 1.
+    for seed in range(40):
+        solver = StatefulSolver(Gamble(p, via_jackpot, declared), mcts_solver=True, seed=seed)
+        res = solver.run_tree_search(iterations=1000)
+        assert res.action == "safe", seed
+        assert res.proven == 0 and res.iterations == 1000, seed  # nothing to stop on
+        assert solver.root.edges["gamble"].proven == 0, seed
+        assert solver.root.edges["safe"].proven == 0, seed  # a draw is not a win or a loss
+
+
+class SureBet(MDP):
+    """'coin' lands 'heads' or 'tails', both paying +1; 'pass' pays 0."""
+
+    def __init__(self, declared):
+        self.declared = declared
+
+    def initial_state(self):
+        return "start"
+
+    def actions(self, s):
+        return ["pass", "coin"]
+
+    def transition(self, s, a, rng):
+        return "passed" if a == "pass" else rng.choice(["heads", "tails"])
+
+    def chance_outcomes(self, s, a):
+        if not self.declared:
+            return None
+        return [("passed", 1.0)] if a == "pass" else [("heads", 0.5), ("tails", 0.5)]
+
+    def reward(self, s, a, t):
+        return 0.0 if t == "passed" else 1.0
+
+    def is_terminal(self, s):
+        return s != "start"
+
+
+def test_mcts_solver_proves_through_enumerated_chance():
+    res = StatefulSolver(SureBet(declared=True), mcts_solver=True, seed=0).run_tree_search(iterations=1000)
+    assert res.proven == 1 and res.action == "coin"
+    assert res.iterations <= 64  # stopped after the first chunk in which both outcomes were seen
+    # undeclared, the coin is a chance edge the solver cannot enumerate: no proof
+    solver = StatefulSolver(SureBet(declared=False), mcts_solver=True, seed=0)
+    res = solver.run_tree_search(iterations=300)
+    assert res.proven == 0 and res.iterations == 300 and res.action == "coin"
+    assert set(solver.root.edges["coin"].outcomes) == {"heads", "tails"}
+
+
+class ChanceNim(Game):
+    """Nim (take 1 or 2; taking the last stone wins) with a chance step after each move
+    that leaves more than 3 stones: with probability ``q`` another ``drop`` stones go.
+
+    ``drop=3`` keeps the heap's residue mod 3, so every position stays won or lost
+    outright although each long move passes a chance node; ``drop=1`` makes values
+    fractional. ``exact`` is the mover's winning probability by expectimax.
+    """
+
+    def __init__(self, heap, drop, q=0.5, declared=True):
+        self.heap, self.drop, self.q, self.declared = heap, drop, q, declared
+
+    def initial_state(self):
+        return (self.heap, 0)
+
+    def actions(self, s):
+        return [k for k in (1, 2) if k <= s[0]]
+
+    def _after(self, s, k):
+        r = s[0] - k
+        if r > 3:
+            return [((r, 1 - s[1]), 1 - self.q), ((r - self.drop, 1 - s[1]), self.q)]
+        return [((r, 1 - s[1]), 1.0)]
+
+    def transition(self, s, a, rng):
+        outs = self._after(s, a)
+        if len(outs) == 1:
+            return outs[0][0]  # no chance step: no draw
+        return outs[1][0] if rng.random() < self.q else outs[0][0]
+
+    def chance_outcomes(self, s, a):
+        return self._after(s, a) if self.declared else None
+
+    def reward(self, s, a, t):
+        return 1.0 if t[0] == 0 else 0.0
+
+    def is_terminal(self, s):
+        return s[0] == 0
+
+    def to_play(self, s):
+        return s[1]
+
+    def edge_value(self, h, k):
+        """Exact winning probability of taking ``k`` from heap ``h`` for the mover."""
+        return sum(p * (1.0 if t[0] == 0 else 1.0 - self.exact(t[0]))
+                   for t, p in self._after((h, 0), k))
+
+    def exact(self, h):
+        return max(self.edge_value(h, k) for k in (1, 2) if k <= h)
+
+
+def assert_proofs_sound(solver, game):
+    """Every proven edge in the tree is an exact win (1) or loss (0) for its chooser."""
+    seen, stack, proven = set(), [solver.root], 0
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for k, edge in node.edges.items():
+            if edge.proven:
+                proven += 1
+                assert game.edge_value(node.state[0], k) == (1.0 if edge.proven > 0 else 0.0), (node.state, k)
+            stack.extend(child for child, _ in edge.outcomes.values())
+    return proven
+
+
+@pytest.mark.parametrize("heap", [5, 6, 7, 8, 9, 10, 11])
+def test_mcts_solver_chance_nim_matches_expectimax(heap):
+    game = ChanceNim(heap, drop=3)
+    value = game.exact(heap)
+    assert value in (0.0, 1.0)  # the residue argument
+    solver = StatefulSolver(game, mcts_solver=True, transpositions=True, seed=0)
+    res = solver.run_tree_search(iterations=20000)
+    assert res.proven == (1 if value == 1.0 else -1)
+    assert res.iterations < 20000
+    if value == 1.0:
+        assert game.edge_value(heap, res.action) == 1.0  # the proven move keeps the win
+    assert assert_proofs_sound(solver, game) > 0
+
+
+@pytest.mark.parametrize("heap", [6, 7, 9, 10])
+@pytest.mark.parametrize("drop,declared", [(1, True), (3, False), (1, False)])
+def test_mcts_solver_chance_nim_no_false_proofs(heap, drop, declared):
+    # fractional values (drop=1), or chance the solver cannot enumerate: the root
+    # (both of whose moves pass a chance node) stays unproven, and every proof in
+    # the tree is exact
+    game = ChanceNim(heap, drop=drop, declared=declared)
+    solver = StatefulSolver(game, mcts_solver=True, transpositions=True, seed=1)
+    res = solver.run_tree_search(iterations=3000)
+    assert res.proven == 0 and res.iterations == 3000
+    if drop == 1:
+        assert 0.0 < game.exact(heap) < 1.0
+    assert assert_proofs_sound(solver, game) > 0  # deterministic endgame edges are still proven
+
+
+class BadOutcomes(Gamble):
+    def __init__(self, outcomes):
+        super().__init__(0.5)
+        self.outcomes = outcomes
+
+    def chance_outcomes(self, s, a):
+        return self.outcomes if a == "gamble" else None
+
+
+@pytest.mark.parametrize("outcomes,message", [
+    ([("won", 0.5), ("lost", 0.4)], r"BadOutcomes\.chance_outcomes for action 'gamble' from state 'start': probabilities sum to 0\.9"),
+    ([("won", -0.5), ("lost", 1.5)], r"probability -0\.5 of 'won' is not a finite number >= 0"),
+    ([("won", 1.0)], r"BadOutcomes\.transition sampled 'lost' for action 'gamble' from state 'start', which chance_outcomes does not list"),
+    (["won"], r"'won' is not a \(next_state, probability\) pair"),
+])
+def test_chance_outcomes_errors_name_the_member(outcomes, message):
+    with pytest.raises(MDPError, match=message):
+        StatefulSolver(BadOutcomes(outcomes), mcts_solver=True, seed=0).run_tree_search(iterations=200)
+
+
+def test_draw_counting_random_keeps_the_stream():
+    import random
+
+    from playout.mcts.stateful import DrawCountingRandom
+
+    plain, counting = random.Random(7), DrawCountingRandom()
+    counting.setstate(plain.getstate())
+
+    def draws(r):
+        return [r.random(), r.randrange(10), r.choice("abcdef"), r.choices([1, 2, 3])[0],
+                r.randint(1, 6), r.gauss(0.0, 1.0), r.sample(range(50), 3)]
+
+    assert draws(plain) == draws(counting)
+    assert counting.draws >= 9  # every call drew at least once

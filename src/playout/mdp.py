@@ -15,6 +15,13 @@ Monte Carlo Tree Search for the JVM", 2021), in Python spelling:
   transition;
 * ``is_terminal(state)`` -- whether the episode has ended.
 
+One member is optional: ``chance_outcomes(state, action)``, the exact
+distribution of a transition as ``(next_state, probability)`` pairs (the shape of
+OpenSpiel's ``State.chance_outcomes()``, with the successor state as the
+outcome).  The default, ``None``, says "not enumerated".  Only the MCTS-Solver
+(:class:`~playout.mcts.stateful.StatefulSolver` with ``mcts_solver=True``) reads
+it: a proof may cross a chance edge once every listed outcome is proven.
+
 Conventions
 -----------
 * States must not be mutated by ``transition``: return a new state.  The
@@ -99,7 +106,48 @@ class MDP(ABC, Generic[S, A]):
         """
         return 0.0
 
+    def chance_outcomes(self, state: S, action: A) -> Sequence[tuple[S, float]] | None:
+        """The exact distribution of ``transition(state, action, rng)``, or ``None``.
+
+        Returns ``(next_state, probability)`` pairs (probabilities >= 0 summing to
+        1; the states must compare and hash like the ones ``transition`` returns),
+        or ``None`` -- the default -- when the domain does not enumerate them.  A
+        deterministic transition may return ``[(next_state, 1.0)]``.  The shape is
+        OpenSpiel's ``State.chance_outcomes()`` with successor states as outcomes.
+        """
+        return None
+
     # -- checked access, used by the solvers -------------------------------
+    def checked_chance_outcomes(self, state: S, action: A) -> dict[S, float] | None:
+        """``chance_outcomes(...)`` as ``{next_state: probability}`` (zero-probability
+        outcomes dropped, repeated states summed), or ``None`` when not enumerated.
+
+        Raises:
+            MDPError: not a sequence of pairs, a probability that is negative or not
+                finite, or probabilities not summing to 1 (within 1e-6).
+        """
+        raw = self.chance_outcomes(state, action)
+        if raw is None:
+            return None
+        where = f"{type(self).__name__}.chance_outcomes for action {action!r} from state {state!r}"
+        table: dict[S, float] = {}
+        try:
+            pairs = list(raw)
+        except TypeError:
+            raise MDPError(f"{where} must return (next_state, probability) pairs or None, got {raw!r}") from None
+        for pair in pairs:
+            try:
+                nxt, prob = pair
+            except (TypeError, ValueError):
+                raise MDPError(f"{where}: {pair!r} is not a (next_state, probability) pair") from None
+            if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not math.isfinite(prob) or prob < 0:
+                raise MDPError(f"{where}: probability {prob!r} of {nxt!r} is not a finite number >= 0")
+            table[nxt] = table.get(nxt, 0.0) + float(prob)
+        total = sum(table.values())
+        if abs(total - 1.0) > 1e-6:
+            raise MDPError(f"{where}: probabilities sum to {total}, not 1")
+        return {nxt: prob for nxt, prob in table.items() if prob > 0}
+
     def legal_actions(self, state: S) -> list[A]:
         """``actions(state)`` as a list, raising :class:`MDPError` if it is empty."""
         try:

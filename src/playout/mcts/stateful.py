@@ -12,22 +12,66 @@ Monte Carlo tree search", CIG 2008: the UCT1 variant, statistics on edges, a
 node's children shared).  Backpropagation follows the path of the iteration, not
 parent pointers.
 
-With ``mcts_solver=True`` (deterministic two-player games and MDPs with terminal
-rewards only) proven values are backed up as in MCTS-Solver (Winands, Bjornsson &
-Saito, "Monte-Carlo Tree Search Solver", CG 2008): a node is a proven win for the
-player to move if one action leads to a proven win for them, a proven loss if
-every action leads to a proven loss; the search stops once the root is proven.
+With ``mcts_solver=True`` (two-player games and MDPs with terminal rewards only)
+proven values are backed up as in MCTS-Solver (Winands, Bjornsson & Saito,
+"Monte-Carlo Tree Search Solver", CG 2008): a node is a proven win for the player
+to move if one action leads to a proven win for them, a proven loss if every
+action leads to a proven loss; the search stops once the root is proven.
+
+Chance.  MCTS-Solver's backup is sound only along deterministic edges: one
+sampled outcome of a dice roll proves nothing about the others.  An edge's
+proof therefore comes
+
+* from its one successor, when the edge is *deterministic*: every transition
+  sampled through it drew nothing from the solver's ``rng``.  The MDP contract
+  (:mod:`playout.mdp`) makes a stochastic transition draw its randomness from
+  ``rng``, so a transition that drew nothing is a function of (state, action).
+  The solver's ``rng`` counts its draws (:class:`DrawCountingRandom`, the same
+  stream as :class:`random.Random`) to tell; a domain that declares nothing
+  and draws from ``rng`` is stochastic, and a transition that draws but ignores
+  the draw (a slip probability of 0) is conservatively stochastic too;
+* from all its outcomes, when the domain enumerates them with
+  ``chance_outcomes(state, action)`` (:meth:`playout.mdp.MDP.chance_outcomes`):
+  the edge is a proven win (loss) once every outcome of positive probability is
+  in the tree and proven a win (loss) for the chooser.  Mixed outcomes leave the
+  edge unproven (its value lies strictly between), and its statistics decide;
+* never, otherwise: a stochastic edge without an outcome list stays unproven,
+  so a root whose every line passes through chance is searched for the whole
+  budget and answered by visit counts, as without ``mcts_solver``.
+
+A transition that draws its randomness elsewhere (the global :mod:`random` or
+numpy state) breaks the contract, and the solver cannot see it.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from typing import Any, Generic
 
 from playout.mdp import A, MDPError, S
 from playout.mcts.result import ActionStats, SearchResult
 from playout.mcts.selection import uct
 from playout.mcts.solver import Solver, frame_sign, make_stats
+
+
+class DrawCountingRandom(random.Random):
+    """A :class:`random.Random` that counts its draws in :attr:`draws`.
+
+    Every method of :class:`random.Random` draws through ``random()`` or
+    ``getrandbits()`` (CPython's ``random.py``), so counting those two sees every
+    draw; the stream is the same as a :class:`random.Random` in the same state.
+    """
+
+    draws: int = 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self.draws += 1
+        return super().getrandbits(k)
 
 
 class Edge(Generic[S, A]):
@@ -39,9 +83,14 @@ class Edge(Generic[S, A]):
         visits, total, max_reward: statistics in ``player``'s frame.
         outcomes: next state -> (child node, reward in player 0's frame).
         proven: +1 / -1 / 0: proven win / loss / unknown for ``player``.
+        drew: a transition sampled through the edge drew from the solver's rng
+            (the edge is stochastic); kept only with ``mcts_solver``.
+        chance: the domain's ``{next_state: probability}`` for the edge
+            (:meth:`playout.mdp.MDP.checked_chance_outcomes`), or ``None``.
     """
 
-    __slots__ = ("action", "player", "visits", "total", "max_reward", "outcomes", "proven")
+    __slots__ = ("action", "player", "visits", "total", "max_reward", "outcomes", "proven",
+                 "drew", "chance")
 
     def __init__(self, action: A, player: int) -> None:
         self.action = action
@@ -51,6 +100,8 @@ class Edge(Generic[S, A]):
         self.max_reward = -math.inf
         self.outcomes: dict[Any, tuple[StateNode[S, A], float]] = {}
         self.proven = 0
+        self.drew = False
+        self.chance: dict[Any, float] | None = None
 
     def __repr__(self) -> str:
         return f"Edge(action={self.action!r}, visits={self.visits}, total={self.total:.3f})"
@@ -88,8 +139,15 @@ class StatefulSolver(Solver[S, A]):
 
     Args:
         transpositions: share nodes between equal states (states must be hashable).
-        mcts_solver: back up proven wins/losses (deterministic domains only).
+        mcts_solver: back up proven wins/losses (MCTS-Solver); proofs cross only
+            deterministic edges and chance edges whose every outcome is proven
+            (see the module docstring).  The solver's ``rng`` is then a
+            :class:`DrawCountingRandom` (same stream).
         **kwargs: see :class:`~playout.mcts.solver.Solver`.
+
+    Raises:
+        MDPError: with ``mcts_solver``, a ``chance_outcomes`` that is malformed or
+            that misses a state ``transition`` sampled.
     """
 
     def __init__(self, mdp: Any, *, transpositions: bool = False, mcts_solver: bool = False,
@@ -97,6 +155,10 @@ class StatefulSolver(Solver[S, A]):
         super().__init__(mdp, **kwargs)
         self.table: dict[Any, StateNode[S, A]] | None = {} if transpositions else None
         self.mcts_solver = mcts_solver
+        if mcts_solver:
+            counting = DrawCountingRandom()
+            counting.setstate(self.rng.getstate())
+            self.rng = counting
         self.root = self._node(self.root_state, 0)
         #: (node, edge, child, edge reward) records of the current iteration.
         self.path: list[tuple[StateNode[S, A], Edge[S, A], StateNode[S, A], float]] = []
@@ -119,7 +181,18 @@ class StatefulSolver(Solver[S, A]):
 
     def _follow(self, node: StateNode[S, A], edge: Edge[S, A]) -> tuple[StateNode[S, A], bool]:
         """Sample ``edge``'s transition; return the child and whether it is new."""
-        nxt, reward = self.step(node.state, edge.action)
+        if self.mcts_solver:
+            before = self.rng.draws  # type: ignore[attr-defined]
+            nxt, reward = self.step(node.state, edge.action)
+            if self.rng.draws != before:  # type: ignore[attr-defined]
+                edge.drew = True
+            if edge.chance is not None and nxt not in edge.chance:
+                raise MDPError(
+                    f"{type(self.mdp).__name__}.transition sampled {nxt!r} for action {edge.action!r} "
+                    f"from state {node.state!r}, which chance_outcomes does not list"
+                )
+        else:
+            nxt, reward = self.step(node.state, edge.action)
         known = edge.outcomes.get(nxt)
         if known is not None:
             child, _ = known
@@ -168,6 +241,8 @@ class StatefulSolver(Solver[S, A]):
             return node
         action = untried[self.rng.randrange(len(untried))]
         edge: Edge[S, A] = Edge(action, node.player)
+        if self.mcts_solver:
+            edge.chance = self.mdp.checked_chance_outcomes(node.state, action)
         node.edges[action] = edge
         child, _ = self._follow(node, edge)
         return child
@@ -190,16 +265,30 @@ class StatefulSolver(Solver[S, A]):
 
     # -- MCTS-Solver ------------------------------------------------------
     def _prove(self, parent: StateNode[S, A], edge: Edge[S, A], child: StateNode[S, A], reward: float) -> None:
-        """Update ``edge.proven`` from ``child`` and the node's proof from its edges."""
-        if not edge.proven:
-            if child.terminal:
-                mine = reward * frame_sign(edge.player)
-                edge.proven = 1 if mine > 0 else (-1 if mine < 0 else 0)
-            else:
-                value = self._node_proof(child)
-                if value:
-                    # value is for the player to move at child
-                    edge.proven = value if child.player == edge.player else -value
+        """Update ``edge.proven`` after an iteration passed it to ``child``.
+
+        Deterministic edge: ``child``'s proof.  Enumerated chance edge: the common
+        proof of every outcome, once all are in the tree.  Other edges: unproven.
+        """
+        if edge.proven:
+            return
+        if edge.chance is not None:
+            if len(edge.outcomes) < len(edge.chance):
+                return  # an outcome not sampled yet
+            proofs = {self._outcome_proof(edge, c, r) for c, r in edge.outcomes.values()}
+            if len(proofs) == 1:
+                edge.proven = proofs.pop()
+        elif not edge.drew:
+            edge.proven = self._outcome_proof(edge, child, reward)
+
+    def _outcome_proof(self, edge: Edge[S, A], child: StateNode[S, A], reward: float) -> int:
+        """+1 / -1 / 0: ``child`` (reached through ``edge`` with ``reward``, player 0's
+        frame) proven won / lost / unknown for the player choosing ``edge``."""
+        if child.terminal:
+            mine = reward * frame_sign(edge.player)
+            return 1 if mine > 0 else (-1 if mine < 0 else 0)
+        value = self._node_proof(child)  # for the player to move at child
+        return value if child.player == edge.player else -value
 
     def _node_proof(self, node: StateNode[S, A]) -> int:
         """+1 / -1 if ``node`` is proven won / lost for its player to move, else 0."""
