@@ -1,7 +1,12 @@
 """Rollouts (quasi-random dice, variance reduction, truncation, resume), matches, the Game."""
 
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -141,3 +146,62 @@ def test_cubeful_rollout_seeded_and_bounded():
     b = rollout([STARTING_BOARD], trials=72, chunk=36, workers=0, post_move=False, cubeful=True)[0]
     assert a == b
     assert -3.0 < a["equity"] < 3.0 and a["std_error"] > 0
+
+
+def _children(pid):
+    """Pids whose parent is ``pid`` (from /proc)."""
+    kids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(d))
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+    return kids
+
+
+def _gone(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_killed_rollout_leaves_no_worker_and_resume_says_what_it_kept(tmp_path):
+    """``kill -9`` of ``bg rollout --workers 2``: both workers end with it; the rerun names the
+    chunks it kept (``resuming: k of n chunks done``) and plays only the others."""
+    out = tmp_path / "ro.jsonl"
+    cmd = [sys.executable, "-m", "playout.cli", "bg", "rollout", "4HPwATDgc/ABMA", "--workers", "2",
+           "--truncate", "4", "--out", str(out)]
+    proc = subprocess.Popen(cmd + ["--trials", "144000"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240  # a cold numba cache compiles the kernels first
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists() and out.read_text().count("\n") >= 3:  # setup + 2 chunks
+                break
+            time.sleep(0.05)
+        workers = _children(proc.pid)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert len(workers) == 2
+    deadline = time.monotonic() + 10
+    while not all(_gone(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [p for p in workers if not _gone(p)]
+    for p in alive:
+        os.kill(p, signal.SIGKILL)
+    assert alive == []
+    firsts = [int(json.loads(line)["key"].split(":")[1].split("-")[0])
+              for line in out.read_text().splitlines()[1:] if line.endswith("}")]
+    n = max(firsts) // 144 + 1  # rerun up to the last chunk kept
+    r = subprocess.run(cmd + ["--trials", str(144 * n), "--json"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert f"resuming: {len(set(firsts))} of {n} chunks done, read from {out}" in r.stderr
+    assert json.loads(r.stdout)["results"][0]["trials"] == 144 * n

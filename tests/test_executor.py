@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -83,23 +88,46 @@ def test_ray_gives_the_same_results(tmp_path):
         ray.shutdown()
 
 
+class _FakeClock:
+    """The progress display's clock, advanced by the tasks themselves (no wall time read)."""
+
+    now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+_CLOCK = _FakeClock()
+
+
+def _minute_square(task):
+    """A task that takes one minute of the fake clock (none when ``x`` is 0)."""
+    if task["x"]:
+        _CLOCK.now += 60.0
+    return {"y": task["x"] ** 2}
+
+
 def test_progress_lines_when_stderr_is_not_a_terminal(tmp_path, capsys, monkeypatch):
     """A job run into a log file (no terminal) reports progress as plain lines on stderr: as
     results arrive every LOG_EVERY_S seconds (counting what a resumed run already had), and once
-    more at the end; a job shorter than that writes nothing."""
+    more at the end; a job shorter than that writes nothing.  A resumed job first says what it
+    kept.  The clock is the tasks' own: each takes 60 s of it."""
     from playout import executor
 
+    monkeypatch.setattr(executor, "_clock", _CLOCK)
     out = tmp_path / "r.jsonl"
     tasks = [{"key": f"t{i}", "x": i} for i in range(4)]
-    run_tasks(_square, tasks[:1], out_path=out, workers=0, description="squares")
-    assert capsys.readouterr().err == ""  # quick: quiet
-    monkeypatch.setattr(executor, "LOG_EVERY_S", 0.0)
-    run_tasks(_square, tasks, out_path=out, workers=0, description="squares")
+    run_tasks(_minute_square, tasks[:1], out_path=out, workers=0, description="squares")
+    assert capsys.readouterr().err == ""  # quick (0 s): quiet
+    run_tasks(_minute_square, tasks, out_path=out, workers=0, description="squares", unit="squares")
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith("squares: 2/4 (50%), 0:00:00 elapsed, about 0:00:00 left")
-    assert [line.split(",")[0] for line in err] == ["squares: 2/4 (50%)", "squares: 3/4 (75%)",
-                                                   "squares: 4/4 (100%)", "squares: 4/4 (100%)"]
-    assert "left" not in err[-1]
+    assert err == [f"resuming: 1 of 4 squares done, read from {out}",
+                   "squares: 2/4 (50%), 0:01:00 elapsed, about 0:02:00 left",
+                   "squares: 3/4 (75%), 0:02:00 elapsed, about 0:01:00 left",
+                   "squares: 4/4 (100%), 0:03:00 elapsed",
+                   "squares: 4/4 (100%), 0:03:00 elapsed"]
+    run_tasks(_minute_square, tasks, out_path=out, workers=0, description="squares")
+    assert capsys.readouterr().err == f"resuming: 4 of 4 tasks done, read from {out}\n"
 
 
 def test_no_progress_lines_without_a_description(capsys):
@@ -109,3 +137,46 @@ def test_no_progress_lines_without_a_description(capsys):
 
 def _square(task):
     return {"y": task["x"] ** 2}
+
+
+_ORPHAN_JOB = """
+import os, sys, time
+from playout.executor import run_tasks
+
+def slow(task):
+    open(os.path.join(sys.argv[1], f"worker-{os.getpid()}"), "w").close()
+    time.sleep(120)
+    return {}
+
+run_tasks(slow, [{"key": f"k{i}"} for i in range(4)], workers=2)
+"""
+
+
+def _gone(pid):
+    """True once ``pid`` has exited (a zombie waiting for a reaper counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_pool_workers_die_with_a_killed_parent(tmp_path):
+    """``kill -9`` of a job with a process pool: no worker outlives it (before the fix the two
+    workers slept on, then blocked on their task pipe forever)."""
+    proc = subprocess.Popen([sys.executable, "-c", _ORPHAN_JOB, str(tmp_path)])
+    deadline = time.monotonic() + 20
+    while len(list(tmp_path.glob("worker-*"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pids = [int(p.name.split("-")[1]) for p in tmp_path.glob("worker-*")]
+    proc.kill()
+    proc.wait()
+    assert len(pids) == 2, "the workers did not start"
+    deadline = time.monotonic() + 10
+    while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [p for p in pids if not _gone(p)]
+    for p in alive:  # do not leave them behind if the test fails
+        os.kill(p, signal.SIGKILL)
+    assert alive == []

@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from playout.agents import SpecError, make_agent, parse_spec
-from playout.executor import ExecutorError, ResultsFileError, load_results, run_tasks
+from playout.executor import ExecutorError, ResultsFileError, run_tasks
 from playout.mdp import Game
 from playout.stats import wilson_interval
 
@@ -126,7 +126,8 @@ def play_match(game: str, a: str, b: str, games: int, *, seed: int = 0, workers:
     setup = {"game": game, "a": a, "b": b, "seed": seed, "max_moves": max_moves}
     tasks = [dict(setup, key=f"game-{i}", index=i) for i in range(games)]
     results = run_tasks(play_game, tasks, out_path=out, workers=workers, ray_address=ray_address,
-                        description=f"{game}: {a} vs {b}" if progress else None, setup=setup)
+                        description=f"{game}: {a} vs {b}" if progress else None, setup=setup,
+                        unit="games")
     return summarise(results)
 
 
@@ -147,10 +148,6 @@ def arena_command(game, a, b, games, workers, ray_address, seed, out, as_json):
     import json
 
     try:
-        if out is not None and out.exists():
-            found = len(load_results(out, {"game": game, "a": a, "b": b, "seed": seed, "max_moves": 10_000}))
-            if found:
-                click.echo(f"resuming: {found} finished game(s) read from {out}", err=True)
         s = play_match(game, a, b, games, seed=seed, workers=workers, ray_address=ray_address, out=out)
     except (SpecError, ResultsFileError, ExecutorError) as exc:
         raise click.UsageError(str(exc)) from None

@@ -428,7 +428,8 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
     if description:  # progress counts chunks: say how big one is
         description = f"{description} ({chunk}-trial chunks)"
     results = run_tasks(_rollout_task, tasks, out_path=out_path, workers=workers,
-                        ray_address=ray_address, description=description, setup=setup)
+                        ray_address=ray_address, description=description, setup=setup,
+                        unit="chunks")
     per = [{"n": 0, "sum": np.zeros(5), "eq_sum": 0.0, "eq_sq": 0.0} for _ in boards]
     for t, r in zip(tasks, results):
         ci = int(t["key"].split(":")[0])
