@@ -74,6 +74,17 @@ def test_other_setup_in_results_file_is_refused(tmp_path):
     assert "different setup" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_resumed_arena_says_how_many_games_it_kept(tmp_path):
+    out = tmp_path / "r.jsonl"
+    play_match("connect4", "random", "random", 2, seed=1, workers=0, out=out, progress=False)
+    r = subprocess.run([sys.executable, "-m", "playout.cli", "arena", "connect4", "--a", "random",
+                        "--b", "random", "--games", "3", "--seed", "1", "--workers", "0",
+                        "--out", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert f"resuming: 2 of 3 games done, read from {out}" in r.stderr.splitlines()
+    assert len(load_results(out)) == 3
+
+
 def test_bad_spec_is_one_line_error():
     r = subprocess.run([sys.executable, "-m", "playout.cli", "arena", "connect4", "--a", "mcts:foo=1",
                         "--b", "random"], capture_output=True, text=True)
