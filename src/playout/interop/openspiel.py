@@ -7,6 +7,18 @@ every chance node that follows is resolved by sampling its outcomes with the
 solver's ``rng``.  So a dice game (pig, backgammon) is a stochastic MDP that the
 :class:`~playout.mcts.GenericSolver` handles.
 
+The states we hand out (``initial_state``, ``transition``) are therefore never
+chance nodes.  A chance node passed in by hand -- e.g. kuhn_poker's or
+backgammon's ``game.new_initial_state()``, the deal or opening roll -- is not a
+decision: ``actions`` and ``to_play`` refuse it with a :class:`ValueError` (its
+"legal actions" are chance outcomes, which a solver would otherwise return as
+the move).  Sample it first with :meth:`OpenSpielGame.resolve_chance`.
+
+``chance_outcomes`` is not enumerated (the MDP default, ``None``): pyspiel states
+compare by identity, so listed successors could never match sampled ones.  With
+``StatefulSolver(mcts_solver=True)`` proofs then cross only edges whose
+transition sampled no chance node (see :mod:`playout.mcts.stateful`).
+
 Supported: one-player games and two-player zero-sum games with sequential moves.
 Rewards are OpenSpiel's returns, paid to the mover as the change in its return.
 
@@ -67,22 +79,40 @@ class OpenSpielGame(Game[Any, int]):
         self._namer = self.game.new_initial_state()
         self.seed = seed
 
-    def _resolve_chance(self, state: Any, rng: random.Random) -> Any:
+    def resolve_chance(self, state: Any, rng: random.Random) -> Any:
+        """Sample every chance node from ``state`` on (OpenSpiel's ``chance_outcomes``
+        probabilities, one ``rng.choices`` draw each) until a decision or terminal state.
+
+        ``state`` is changed in place and returned; a state that is not a chance
+        node is returned as is, and ``rng`` is not drawn from.
+        """
         while state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())
             state.apply_action(rng.choices(outcomes, weights=probs)[0])
         return state
 
+    _resolve_chance = resolve_chance  # the earlier private name
+
+    def _decision(self, state: Any, member: str) -> None:
+        if state.is_chance_node():
+            raise ValueError(
+                f"{self.name}: {member} called on a chance node (its outcomes "
+                f"{[a for a, _ in state.chance_outcomes()][:6]} are chance's, not a player's "
+                "decision); sample it first: game.resolve_chance(state, random.Random(seed))"
+            )
+
     def initial_state(self) -> Any:
-        return self._resolve_chance(self.game.new_initial_state(), random.Random(self.seed))
+        return self.resolve_chance(self.game.new_initial_state(), random.Random(self.seed))
 
     def actions(self, state: Any) -> list[int]:
+        """The mover's legal actions.  Raises ValueError on a chance node."""
+        self._decision(state, "actions")
         return list(state.legal_actions())
 
     def transition(self, state: Any, action: int, rng: random.Random) -> Any:
         nxt = state.clone()
         nxt.apply_action(action)
-        return self._resolve_chance(nxt, rng)
+        return self.resolve_chance(nxt, rng)
 
     def reward(self, prev_state: Any, action: int, state: Any) -> float:
         mover = prev_state.current_player()
@@ -92,6 +122,8 @@ class OpenSpielGame(Game[Any, int]):
         return bool(state.is_terminal())
 
     def to_play(self, state: Any) -> int:
+        """The player to move (0 at a terminal state).  Raises ValueError on a chance node."""
+        self._decision(state, "to_play")
         return max(0, int(state.current_player()))
 
     def action_name(self, action: int) -> str:
