@@ -10,10 +10,10 @@ from playout.mcts import GenericSolver, StatefulSolver
 
 
 @pytest.fixture
-def OpenSpielGame():
-    """The adapter class; skips at run time (not at collection) without pyspiel, so
-    PLAYOUT_STRICT=1 (tests/conftest.py) turns a missing or broken install into failures."""
-    pytest.importorskip("pyspiel")
+def OpenSpielGame(pyspiel):
+    """The adapter class.  Through conftest's ``pyspiel`` fixture each test skips on
+    its own at run time (not the whole file at collection), so PLAYOUT_STRICT=1
+    turns a missing or broken install into failures."""
     from playout.interop.openspiel import OpenSpielGame
 
     return OpenSpielGame
