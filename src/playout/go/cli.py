@@ -183,13 +183,18 @@ def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds,
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--size", type=click.IntRange(5, 19), default=9, show_default=True)
 @click.option("--seed", type=int, default=1)
-def crosscheck(games, size, seed):
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="seconds GNU Go may take per answer  [default: 300]")
+def crosscheck(games, size, seed, timeout):
     """Replay random legal games in our board and in GNU Go; report any difference."""
-    from playout.go.match import GNUGO, crosscheck_gnugo
+    from playout.go.match import GNUGO, GtpError, crosscheck_gnugo
 
     if GNUGO is None:
         raise click.ClickException("gnugo is not installed (apt-get install gnugo)")
-    r = crosscheck_gnugo(games, size, seed)
+    try:
+        r = crosscheck_gnugo(games, size, seed, timeout=timeout)
+    except GtpError as exc:
+        raise UserError(str(exc)) from None
     for d in r["differences"][:50]:
         click.echo(d)
     click.echo(f"{r['games']} games, {r['moves']} moves, {r['legality_checks']} legality checks, "
@@ -208,7 +213,11 @@ def crosscheck(games, size, seed):
 @click.option("--names", default="A,B", show_default=True, help="Two names, comma-separated.")
 @click.option("--transcript", type=click.Path(dir_okay=False), default=None,
               help="Write the GTP exchanges of the first game played here (Markdown).")
-def match(engine_a, engine_b, games, size, komi, out, names, transcript):
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="seconds an engine may take per answer, genmove included; past it (or on "
+                   "an answer that is not GTP) the game is recorded unfinished and the match "
+                   "stops  [default: 300]")
+def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout):
     """Play ENGINE_A vs ENGINE_B (GTP command lines), colours alternated."""
     from playout.go.match import GtpError, play_match
 
@@ -217,7 +226,7 @@ def match(engine_a, engine_b, games, size, komi, out, names, transcript):
         raise UserError("--names needs two names separated by a comma")
     try:
         s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]),
-                       log=click.echo, transcript_path=transcript)
+                       log=click.echo, transcript_path=transcript, timeout=timeout)
     except GtpError as exc:
         raise UserError(str(exc)) from None
     click.echo(json.dumps(s))

@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import select
 import shlex
 import shutil
 import subprocess
@@ -20,52 +22,111 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from playout.go.board import BLACK, PASS, WHITE, Board, gtp_to_point, point_to_gtp
+from playout.go.rules import is_suicide
+from playout.go.rulesets import Ruleset, get_ruleset
 from playout.stats import wilson_interval
 
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
 
 
+#: Seconds a GTP engine may take to answer one command (``genmove`` included) before it is
+#: taken as hung; ``play_match``/``play_game``/``crosscheck_gnugo`` and ``playout go match
+#: --timeout`` change it.
+DEFAULT_TIMEOUT_S = 300.0
+
+
 class GtpError(RuntimeError):
-    """A GTP engine answered ``? ...`` or died; the message has the command and the answer."""
+    """A GTP engine answered ``? ...``, answered garbage, did not answer in time, or died.
+
+    The message is one line naming the engine and the command; ``moves`` (set by
+    :func:`play_game`) holds the game's moves up to the fault.
+    """
+
+    moves: list | None = None
 
 
 class GtpClient:
     """A GTP engine in a subprocess.  ``send("genmove b") -> "D4"``; raises :class:`GtpError`.
 
-    ``transcript`` (a list) receives every command and answer when given.
+    ``transcript`` (a list) receives every command and answer when given.  ``timeout``:
+    seconds each answer may take (default :data:`DEFAULT_TIMEOUT_S`); past it, or on an answer
+    that does not start with ``=`` or ``?`` (GTP v2 section 2.6, "Responses"), the engine is
+    killed and :class:`GtpError` says ``engine NAME: no answer to genmove after 2 s`` or
+    ``engine NAME: invalid GTP response to boardsize: 'boardsize 9'``.
     """
 
-    def __init__(self, command: str | list[str], transcript: list | None = None, name: str = ""):
+    def __init__(self, command: str | list[str], transcript: list | None = None, name: str = "",
+                 timeout: float | None = None):
         args = shlex.split(command) if isinstance(command, str) else list(command)
         if not args:
             raise GtpError("empty engine command")
         self.name = name or args[0]
+        self.timeout = DEFAULT_TIMEOUT_S if timeout is None else float(timeout)
         if args[0] == "gnugo" and GNUGO and not shutil.which("gnugo"):
             args[0] = GNUGO  # Debian installs it in /usr/games, often not on PATH
         try:
             self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                         stderr=subprocess.DEVNULL, bufsize=0)
         except OSError as exc:
             raise GtpError(f"cannot start engine {args[0]!r}: {exc.strerror or exc}") from None
         self.transcript = transcript
+        self._buf = b""
+        self._broken = False
+
+    def _fail(self, why: str) -> GtpError:
+        """Kill the engine (it is hung or speaks no GTP) and return the error to raise."""
+        self._broken = True
+        self.proc.kill()
+        self.proc.wait()
+        return GtpError(f"engine {self.name}: {why}")
+
+    def _readline(self, cmd: str) -> str | None:
+        """One line of the answer to ``cmd`` (``None`` at end of file), within the timeout."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + self.timeout
+        while b"\n" not in self._buf:
+            left = deadline - time.monotonic()
+            ready = select.select([fd], [], [], max(left, 0.0))[0] if left > 0 else []
+            if not ready:
+                what = cmd.split()[0] if cmd.strip() else repr(cmd)
+                raise self._fail(f"no answer to {what} after {self.timeout:g} s")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                if self._buf:
+                    line, self._buf = self._buf, b""
+                    return line.decode("utf-8", "replace")
+                return None
+            self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        return line.decode("utf-8", "replace")
 
     def send_many(self, commands: list[str]) -> list[tuple[bool, str]]:
-        """Send several commands at once; return ``(ok, answer)`` for each, in order."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write("".join(c + "\n" for c in commands))
-        self.proc.stdin.flush()
+        """Send several commands at once; return ``(ok, answer)`` for each, in order.
+
+        Each answer may take :attr:`timeout` seconds from the one before."""
+        assert self.proc.stdin is not None
+        if self._broken:
+            raise GtpError(f"engine {self.name}: no longer running")
+        try:
+            self.proc.stdin.write("".join(c + "\n" for c in commands).encode())
+            self.proc.stdin.flush()
+        except OSError:  # BrokenPipeError: it exited
+            raise self._fail(f"exited before {commands[0].split()[0]!r}") from None
         out = []
         for cmd in commands:
-            lines = []
+            lines: list[str] = []
             while True:
-                line = self.proc.stdout.readline()
-                if line == "":
-                    raise GtpError(f"{self.name}: engine exited during {cmd!r}")
-                line = line.rstrip("\r\n")
-                if line == "" and lines:
-                    break
-                if line == "" and not lines:
+                line = self._readline(cmd)
+                if line is None:
+                    raise self._fail(f"exited during {cmd!r}")
+                line = line.rstrip("\r")
+                if line.strip() == "":
+                    if lines:
+                        break
                     continue
+                if not lines and line[0] not in "=?":
+                    raise self._fail(f"invalid GTP response to {cmd.split()[0]}: {line[:60]!r}")
                 lines.append(line)
             text = "\n".join(lines)
             ok = text.startswith("=")
@@ -78,18 +139,27 @@ class GtpClient:
     def send(self, command: str) -> str:
         ok, answer = self.send_many([command])[0]
         if not ok:
-            raise GtpError(f"{self.name}: {command!r} -> ? {answer}")
+            raise GtpError(f"engine {self.name}: {command!r} -> ? {answer}")
         return answer
 
     def close(self) -> None:
-        try:
-            self.send_many(["quit"])
-        except (GtpError, OSError, ValueError):
-            pass
+        """``quit`` (a few seconds at most), then kill the engine if it is still there."""
+        if not self._broken:
+            self.timeout = min(self.timeout, 5.0)
+            try:
+                self.send_many(["quit"])
+            except (GtpError, OSError, ValueError):
+                pass
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()
+            except (OSError, AttributeError):
+                pass
 
     def __enter__(self) -> "GtpClient":
         return self
@@ -102,27 +172,38 @@ class GtpClient:
 # rules cross-check
 # ---------------------------------------------------------------------------------------------
 def crosscheck_gnugo(n_games: int = 20, size: int = 9, seed: int = 1, max_moves: int | None = None,
-                     gnugo: str | None = None) -> dict:
+                     gnugo: str | None = None, rules: Ruleset | str = "simple-ko") -> dict:
     """Replay ``n_games`` random legal games in our board and in GNU Go; count differences.
 
-    Each move: compare ``is_legal`` of the side to move on every empty point
-    (our board without superko, as GNU Go's ``is_legal`` checks simple ko only), play a random
-    legal move (sometimes a pass), then compare ``list_stones`` of both colours.
-    Returns ``{"games", "moves", "legality_checks", "differences": [...]}``.
+    Both sides play ``rules`` (:mod:`playout.go.rulesets`): our :class:`Board` with that
+    ruleset, GNU Go with its options for it (``Ruleset.gnugo``, e.g. ``--positional-superko
+    --allow-suicide`` for Tromp-Taylor).  Each move: compare ``is_legal`` of the side to move on
+    every empty point (GNU Go 3.8's GTP ``is_legal`` is its ``is_allowed_move``: ko, suicide
+    and superko rules in play), play a random legal move (sometimes a pass; suicides too where
+    legal), then compare ``list_stones`` of both colours.
+
+    One disagreement is GNU Go's and is counted apart (``gnugo_suicide_superko``), not as a
+    difference: a suicide that recreates an earlier position, which GNU Go 3.8 allows (its
+    superko test hashes the board with the suicided stones still on it; see
+    :mod:`playout.go.rulesets`).  Returns ``{"games", "moves", "legality_checks", "illegal",
+    "superko", "suicide_legal", "gnugo_suicide_superko", "differences": [...]}`` (``superko``:
+    our answers "illegal by superko" that GNU Go confirmed; ``suicide_legal``: legal suicides).
     """
     exe = gnugo or GNUGO
     if exe is None:
         raise FileNotFoundError("gnugo is not installed")
+    ruleset = get_ruleset(rules)
     rng = random.Random(seed)
     max_moves = max_moves if max_moves is not None else 3 * size * size
     diffs: list[str] = []
+    counts = {"illegal": 0, "superko": 0, "suicide_legal": 0, "gnugo_suicide_superko": 0}
     n_moves = 0
     n_checks = 0
-    with GtpClient([exe, "--mode", "gtp", "--level", "0"], name="gnugo") as gg:
+    with GtpClient([exe, "--mode", "gtp", "--level", "0", *ruleset.gnugo], name="gnugo") as gg:
         for game in range(n_games):
             gg.send(f"boardsize {size}")
             gg.send("clear_board")
-            b = Board(size, superko=False)
+            b = Board(size, rules=ruleset)
             for mv in range(max_moves):
                 c = b.to_move
                 cname = "b" if c == BLACK else "w"
@@ -131,11 +212,19 @@ def crosscheck_gnugo(n_games: int = 20, size: int = 9, seed: int = 1, max_moves:
                 n_checks += len(empties)
                 legal = []
                 for p, (ok, ans) in zip(empties, answers):
-                    ours = b.is_legal(p, c)
+                    why = b.why_illegal(p, c)
+                    ours = why is None
                     theirs = ok and ans == "1"
-                    if ours != theirs:
+                    suicide = bool(is_suicide(b.S, p, c))
+                    counts["illegal"] += not ours
+                    counts["suicide_legal"] += ours and suicide
+                    if why == "superko" and suicide and theirs:
+                        counts["gnugo_suicide_superko"] += 1
+                    elif ours != theirs:
                         diffs.append(f"game {game} move {mv}: {cname} {point_to_gtp(p, size)} "
-                                     f"legal ours={ours} gnugo={theirs}")
+                                     f"legal ours={ours} ({why}) gnugo={theirs}")
+                    elif why == "superko":
+                        counts["superko"] += 1
                     if ours:
                         legal.append(p)
                 p = rng.choice(legal) if legal and rng.random() > 0.02 else PASS
@@ -150,7 +239,8 @@ def crosscheck_gnugo(n_games: int = 20, size: int = 9, seed: int = 1, max_moves:
                                      f"{cname} {point_to_gtp(p, size)}")
                 if b.passes >= 2:
                     break
-    return {"games": n_games, "moves": n_moves, "legality_checks": n_checks, "differences": diffs}
+    return {"games": n_games, "moves": n_moves, "legality_checks": n_checks, **counts,
+            "differences": diffs}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,13 +258,20 @@ class GameRecord:
 
 def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
               max_moves: int = 400, referee: str | None = None, transcript: list | None = None,
-              names: tuple[str, str] = ("black", "white")) -> dict:
+              names: tuple[str, str] = ("black", "white"), timeout: float | None = None) -> dict:
     """One game between two GTP engines; scored by GNU Go (``final_score``) when available.
 
+    ``timeout``: seconds each engine (and the referee) may take per answer
+    (default :data:`DEFAULT_TIMEOUT_S`).
     Returns ``{"winner": "B"|"W", "result": "B+3.0", "moves": [...], "resigned": bool}``.
+    Raises :class:`GtpError` (its ``moves``: the moves played) when an engine fails.
     """
-    engines = {BLACK: GtpClient(black_cmd, transcript, names[0]),
-               WHITE: GtpClient(white_cmd, transcript, names[1])}
+    engines = {BLACK: GtpClient(black_cmd, transcript, names[0], timeout)}
+    try:
+        engines[WHITE] = GtpClient(white_cmd, transcript, names[1], timeout)
+    except GtpError:  # cannot start: no game, nothing to record
+        engines[BLACK].close()
+        raise
     moves: list[str] = []
     result = None
     try:
@@ -199,7 +296,7 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
         if result is None:
             ref_cmd = referee or (f"{GNUGO} --mode gtp --chinese-rules" if GNUGO else None)
             if ref_cmd:
-                with GtpClient(ref_cmd, None, "referee") as ref:
+                with GtpClient(ref_cmd, None, "referee", timeout) as ref:
                     ref.send(f"boardsize {size}")
                     ref.send("clear_board")
                     ref.send(f"komi {komi}")
@@ -208,6 +305,9 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
                     result = ref.send("final_score")
             else:
                 result = engines[BLACK].send("final_score")
+    except GtpError as exc:
+        exc.moves = moves
+        raise
     finally:
         for e in engines.values():
             e.close()
@@ -220,23 +320,35 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
     return {"winner": winner, "result": result, "moves": moves}
 
 
-def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, size: int = 9,
-               komi: float = 7.0, names: tuple[str, str] = ("A", "B"), log=print,
-               transcript_path: str | Path | None = None) -> dict:
-    """``games`` games, A Black in even games; each result appended to ``out_path`` (JSONL).
-
-    A rerun reads ``out_path`` and plays only the missing games.  ``{seed}`` in an engine
-    command is replaced by a per-game number (deterministic engines would repeat games).  Returns a summary with A's
-    score rate (a draw counts 1/2) and its 95 % Wilson interval.  ``transcript_path``: the GTP
-    exchanges of the first game played are written there as Markdown.
-    """
-    out = Path(out_path)
+def _read_match(out: Path) -> dict[str, dict]:
+    """Finished games of a match file by key (an unfinished game's record is skipped: replayed)."""
     done: dict[str, dict] = {}
     if out.exists():
         for line in out.read_text().splitlines():
             if line.strip():
                 rec = json.loads(line)
-                done[rec["key"]] = rec
+                if not rec.get("unfinished"):
+                    done[rec["key"]] = rec
+    return done
+
+
+def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, size: int = 9,
+               komi: float = 7.0, names: tuple[str, str] = ("A", "B"), log=print,
+               transcript_path: str | Path | None = None, timeout: float | None = None) -> dict:
+    """``games`` games, A Black in even games; each result appended to ``out_path`` (JSONL).
+
+    A rerun reads ``out_path`` and plays only the missing games.  ``{seed}`` in an engine
+    command is replaced by a per-game number (deterministic engines would repeat games).  Returns a summary with A's
+    score rate (a draw counts 1/2) and its 95 % Wilson interval.  ``transcript_path``: the GTP
+    exchanges of the first game played are written there as Markdown.  ``timeout``: seconds
+    an engine may take per answer (default :data:`DEFAULT_TIMEOUT_S`).
+
+    Raises :class:`GtpError` when an engine hangs, answers garbage or dies: that game is first
+    appended as unfinished (``"unfinished": "<the error>"``, its moves so far; a rerun plays it
+    again) and the message says so; the games after it are not played.
+    """
+    out = Path(out_path)
+    done = _read_match(out)
     for g in range(games):
         key = f"{names[0]}-vs-{names[1]}-{size}-{komi}-{g}"
         if key in done:
@@ -246,10 +358,22 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         tr: list | None = [] if transcript_path else None
         ea = engine_a.replace("{seed}", str(g + 1))
         eb = engine_b.replace("{seed}", str(g + 1001))
-        if a_black:
-            r = play_game(ea, eb, size, komi, names=names, transcript=tr)
-        else:
-            r = play_game(eb, ea, size, komi, names=(names[1], names[0]), transcript=tr)
+        try:
+            if a_black:
+                r = play_game(ea, eb, size, komi, names=names, transcript=tr, timeout=timeout)
+            else:
+                r = play_game(eb, ea, size, komi, names=(names[1], names[0]), transcript=tr,
+                              timeout=timeout)
+        except GtpError as exc:
+            if exc.moves is None:  # an engine that cannot start: nothing was played
+                raise
+            rec = {"key": key, "a_black": a_black, "a_won": None, "result": None,
+                   "unfinished": str(exc), "n_moves": len(exc.moves),
+                   "seconds": round(time.time() - t0, 1), "moves": exc.moves}
+            with out.open("a") as f:
+                f.write(json.dumps(rec) + "\n")
+            raise GtpError(f"{exc} (game {g} recorded as unfinished in {out}; a rerun plays it "
+                           f"again)") from None
         if tr is not None:
             write_transcript(transcript_path, tr, r, ea if a_black else eb, eb if a_black else ea)
             transcript_path = None

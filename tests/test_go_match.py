@@ -1,0 +1,104 @@
+"""``playout go match`` against engines that hang or answer garbage: one line, the game kept as
+unfinished, the command exits (GTP v2 section 2.6: a response starts with ``=`` or ``?``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from playout.go.match import GtpClient, GtpError, play_match
+
+# A minimal GTP engine: passes at genmove (``hang`` as argv[1]: never answers genmove).
+FAKE_ENGINE = r'''
+import sys, time
+hang = sys.argv[1:] == ["hang"]
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "genmove" and hang:
+        time.sleep(1000)
+    answer = {"genmove": "pass", "final_score": "W+7.0", "protocol_version": "2"}.get(cmd[0], "")
+    sys.stdout.write(f"= {answer}\n\n")
+    sys.stdout.flush()
+    if cmd[0] == "quit":
+        break
+'''
+
+
+@pytest.fixture
+def fake(tmp_path):
+    path = tmp_path / "fake_gtp.py"
+    path.write_text(FAKE_ENGINE)
+    return f"{sys.executable} {path}"
+
+
+def _match(tmp_path, a, b, *extra):
+    out = tmp_path / "m.jsonl"
+    r = subprocess.run([sys.executable, "-m", "playout.cli", "go", "match", a, b, "--games", "2",
+                        "--out", str(out), *extra], capture_output=True, text=True, timeout=120)
+    recs = [json.loads(x) for x in out.read_text().splitlines()] if out.exists() else []
+    return r, out, recs
+
+
+def _one_line_error(r):
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    return lines[0]
+
+
+def test_an_engine_that_echoes_commands_is_an_invalid_response(tmp_path, fake):
+    r, out, recs = _match(tmp_path, fake, "cat", "--timeout", "2")
+    assert _one_line_error(r) == (f"Error: engine B: invalid GTP response to boardsize: "
+                                  f"'boardsize 9' (game 0 recorded as unfinished in {out}; "
+                                  f"a rerun plays it again)")
+    assert len(recs) == 1  # the match stopped at the faulty game
+    assert recs[0]["key"] == "A-vs-B-9-7.0-0" and recs[0]["a_won"] is None
+    assert recs[0]["unfinished"].startswith("engine B: invalid GTP response")
+
+
+def test_an_engine_that_never_answers_times_out_and_is_killed(tmp_path, fake):
+    t0 = time.monotonic()
+    r, out, recs = _match(tmp_path, fake, "sleep 1234.5", "--timeout", "2")
+    assert _one_line_error(r).startswith("Error: engine B: no answer to boardsize after 2 s "
+                                         "(game 0 recorded as unfinished")
+    assert time.monotonic() - t0 < 60  # it exits (before: waited forever)
+    assert [rec["unfinished"] for rec in recs] == ["engine B: no answer to boardsize after 2 s"]
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if b"1234.5" in fh.read():
+                    left.append(int(pid))
+        except OSError:
+            pass
+    assert left == []  # the hung engine was killed, not left behind
+
+
+def test_no_answer_to_genmove_keeps_the_moves_and_a_rerun_replays_the_game(tmp_path, fake):
+    r, out, recs = _match(tmp_path, fake, f"{fake} hang", "--timeout", "2")
+    assert _one_line_error(r).startswith("Error: engine B: no answer to genmove after 2 s")
+    assert len(recs) == 1 and recs[0]["moves"] == ["b pass"] and recs[0]["n_moves"] == 1
+    s = play_match(fake, fake, 2, out, log=lambda *_: None, timeout=10)
+    assert s["games"] == 2  # game 0 played again, then game 1
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [(x["key"], "unfinished" in x) for x in lines] == [
+        ("A-vs-B-9-7.0-0", True), ("A-vs-B-9-7.0-0", False), ("A-vs-B-9-7.0-1", False)]
+
+
+def test_client_errors_name_the_engine_and_the_command(fake):
+    with GtpClient(fake, name="E", timeout=5) as g:
+        assert g.send("protocol_version") == "2"
+    g = GtpClient([sys.executable, "-c", "print('hello')"], name="E", timeout=5)
+    with pytest.raises(GtpError, match=r"^engine E: invalid GTP response to name: 'hello'$"):
+        g.send("name")
+    g.close()
+    g = GtpClient([sys.executable, "-c", "pass"], name="E", timeout=5)
+    with pytest.raises(GtpError, match=r"^engine E: (exited during 'name'|exited before 'name')$"):
+        g.send("name")
+    g.close()
