@@ -171,3 +171,103 @@ def test_play_draws_every_board_from_player_0s_side():
     assert len(pip_lines) == len(boards)
     assert all(ln.startswith("X: pips") for ln in pip_lines)
     assert "rolls " in r.output and "-" in r.output.split("rolls ")[1][:3]
+
+
+# -- bg play: boards numbered from the mover's side, as gnubg's show board ---------------------
+
+def _columns(label_line, rows, mark_at, count_of):
+    """``{label: (mark, count)}`` of one half board: ``rows`` from the edge inwards; the mark of
+    a point stands ``mark_at`` characters from its label's last digit; ``count_of(text)`` reads
+    a count written in the innermost row (None: it holds a mark)."""
+    import re
+
+    out = {}
+    for m in re.finditer(r"\d+", label_line):
+        col = m.end() - 1 + mark_at
+        marks = [r[col] if col < len(r) else " " for r in rows]
+        n = sum(c in "XO" for c in marks)
+        inner = rows[-1][col - 1:col + 1].strip() if len(rows[-1]) > col else ""
+        shown = count_of(inner)
+        mark = next((c for c in marks if c in "XO"), None)
+        out[int(m.group())] = (mark, shown if shown is not None else n) if mark else (None, 0)
+    return out
+
+
+def _our_points(text):
+    lines = text.splitlines()
+    top = _columns(lines[0], lines[1:6], -1, lambda s: int(s) if s.isdigit() else None)
+    bottom = _columns(lines[12], lines[11:6:-1], -1, lambda s: int(s) if s.isdigit() else None)
+    return {**top, **bottom}, (lines[0].split(), lines[12].split())
+
+
+def _gnubg_points(text):
+    import re
+
+    lines = [ln for ln in text.splitlines() if ln.startswith((" +", " |", "^|", "v|"))]
+    hexa = lambda s: int(s, 16) if s and all(c in "0123456789ABCDEF" for c in s) else None
+    top = _columns(lines[0], lines[1:6], 0, hexa)
+    bottom = _columns(lines[12], lines[11:6:-1], 0, hexa)
+    labels = [[int(v) for v in re.findall(r"\d+", ln.split("+")[1])] for ln in (lines[0], lines[12])]
+    return {**top, **bottom}, labels
+
+
+def test_play_numbers_each_board_from_the_side_that_just_played():
+    """Every play's points are read on the board drawn under it: the labels whose checkers of
+    the mover changed are points of the play (O's plays were written in O's numbering on a
+    board numbered from X's side)."""
+    import re
+
+    r = run("play", "--seed", "3")
+    assert r.exit_code == 0, r.output
+    blocks = r.output.split("\nplayer ")[1:]
+    prev = None
+    checked = {"X": 0, "O": 0}
+    for blk in blocks:
+        head, *board = blk.splitlines()
+        if "wins" in head:
+            break
+        mark = head.split("(")[1][0]
+        move = head.split(": ", 1)[1]
+        pts, _ = _our_points("\n".join(board))
+        named = {int(v) for v in re.findall(r"\d+", re.sub(r"\(\d\)", "", move))}
+        if prev is not None:
+            own = lambda d, p: d[p][1] if d[p][0] == mark else 0
+            changed = {p for p in pts if own(pts, p) != own(prev, p)}
+            assert changed <= named and bool(changed) == bool(named), (head, changed)
+            checked[mark] += bool(changed)
+        # the next mover sees points numbered from its own side
+        prev = {25 - p: v for p, v in pts.items()}
+    assert checked["X"] > 10 and checked["O"] > 10
+
+
+@pytest.mark.skipif(not __import__("shutil").which("gnubg", path="/usr/games:/usr/bin"),
+                    reason="gnubg CLI not installed")
+def test_board_numbering_matches_gnubg_show_board():
+    """gnubg -t (1.07) draws O at the top and X at the bottom and numbers the points from the
+    player on roll; ours, for the positions before each play of a game, from either side."""
+    import re
+    import shutil
+    import subprocess
+
+    from playout.backgammon.board import flip
+    from playout.backgammon.ids import ascii_board, board_from_position_id
+
+    r = run("play", "--seed", "5", "--json")
+    record = json.loads(r.stdout)["record"][:24]
+    script = ["set player 0 human", "set player 1 human", "new game"]
+    for i, ply in enumerate(record):  # gnubg's player 0 is O (drawn at the top), 1 is X
+        script += [f"set turn {1 - ply['side']}", f"set board {ply['position_id']}", "show board",
+                   f"set seed {i}"]  # "Seed set to i." ends each position's output
+    gnubg = shutil.which("gnubg", path="/usr/games:/usr/bin")
+    out = subprocess.run([gnubg, "-t", "-q"], input="\n".join(script) + "\n", capture_output=True,
+                         text=True, timeout=60).stdout
+    parts = re.split(r"Seed set to \d+\.", out)[:-1]
+    assert len(parts) == len(record)
+    shown = [p.split(" GNU Backgammon  Position ID:")[-1] for p in parts]
+    assert [p.split()[0] for p in shown] == [ply["position_id"] for ply in record]
+    for ply, theirs in zip(record, shown):
+        b = board_from_position_id(ply["position_id"])  # from the side on roll
+        ours = ascii_board(b if ply["side"] == 0 else flip(b), numbers=ply["side"])
+        assert _our_points(ours)[0] == _gnubg_points(theirs)[0], ply
+        labels = _our_points(ours)[1]
+        assert [[int(v) for v in row if v.isdigit()] for row in labels] == _gnubg_points(theirs)[1]

@@ -340,8 +340,10 @@ def play(seed, ply, opponent, quiet, evaluator, as_json):
             mark = "XO"[side]
             click.echo(f"\nplayer {side} ({mark}, {evs[side].name}) rolls {d[0]}-{d[1]}: "
                        f"{record[-1]['move']}")
-            # always drawn from player 0's side (X at the bottom), as a game viewer shows it
-            click.echo(ascii_board(mc.board if side == 0 else flip(mc.board), names=("X", "O")))
+            # drawn from player 0's side (X at the bottom), numbered from the mover's, whose
+            # play is written above in its own numbering (gnubg's show board, see ascii_board)
+            click.echo(ascii_board(mc.board if side == 0 else flip(mc.board), names=("X", "O"),
+                                   numbers=side))
         r = game_result(mc.board)
         if r:
             winner = side

@@ -330,10 +330,23 @@ def parse_position(text: str) -> Position:
     return _from_gnubg(t, None)
 
 
-def ascii_board(board, *, names=("X", "O"), dice=None) -> str:
-    """A readable board from the view of ``names[0]`` (moving 24 -> 1, home bottom right)."""
+def ascii_board(board, *, names=("X", "O"), dice=None, numbers: int = 0) -> str:
+    """A readable board from the view of ``names[0]`` (moving 24 -> 1, home bottom right).
+
+    ``numbers``: whose numbering the point labels use, 0 = ``names[0]``'s (13..24 along the
+    top, 12..1 along the bottom), 1 = ``names[1]``'s (12..1 along the top, 13..24 along the
+    bottom: its point p is our 25 - p).  The checkers are drawn the same either way.  This is
+    gnubg's ``show board`` (``gnubg -t``, 1.07): O always at the top and X at the bottom,
+    the points numbered from the side of the player on roll, each play written in the mover's
+    own numbering.
+    """
     b = np.asarray(board, dtype=np.int64)
     me, op = names
+    if numbers not in (0, 1):
+        raise ValueError(f"numbers: {numbers!r} (0 or 1)")
+
+    def label(p: int) -> int:
+        return 25 - p if numbers else p
 
     def cell(p: int, row: int) -> str:
         n = int(b[p])
@@ -347,7 +360,8 @@ def ascii_board(board, *, names=("X", "O"), dice=None) -> str:
 
     top = list(range(13, 25))
     bot = list(range(12, 0, -1))
-    lines = [" " + "".join(f"{p:>3d}" for p in top[:6]) + " | " + "".join(f"{p:>3d}" for p in top[6:])]
+    lines = [" " + "".join(f"{label(p):>3d}" for p in top[:6]) + " | "
+             + "".join(f"{label(p):>3d}" for p in top[6:])]
     for row in range(5):
         lines.append(" " + "".join(cell(p, row) for p in top[:6]) + " | "
                      + "".join(cell(p, row) for p in top[6:]))
@@ -355,7 +369,8 @@ def ascii_board(board, *, names=("X", "O"), dice=None) -> str:
     for row in range(4, -1, -1):
         lines.append(" " + "".join(cell(p, row) for p in bot[:6]) + " | "
                      + "".join(cell(p, row) for p in bot[6:]))
-    lines.append(" " + "".join(f"{p:>3d}" for p in bot[:6]) + " | " + "".join(f"{p:>3d}" for p in bot[6:]))
+    lines.append(" " + "".join(f"{label(p):>3d}" for p in bot[:6]) + " | "
+                 + "".join(f"{label(p):>3d}" for p in bot[6:]))
     from playout.backgammon.board import checkers_off, pip_counts
     mo, oo = checkers_off(np.asarray(board, dtype=np.int8))
     mp, opp = pip_counts(np.asarray(board, dtype=np.int8))
