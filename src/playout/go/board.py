@@ -18,6 +18,8 @@ from playout.go.rules import (
     COLOR,
     COLUMNS,
     EMPTY,
+    M_CAPB,
+    M_CAPW,
     M_HASH,
     M_INVW,
     M_KO,
@@ -48,6 +50,7 @@ from playout.go.rules import (
     scratch_len,
     string_libs,
 )
+from playout.go.rulesets import DEFAULT_RULES, SIMPLE, SITUATIONAL, Ruleset
 from playout.mdp import Game
 
 
@@ -87,9 +90,14 @@ class Board:
     """A Go position with its game record (for superko and undo).
 
     ``Board(9)`` is the empty 9x9 board, Black to move.  ``play(p)`` raises
-    :class:`IllegalMove`; ``copy()`` is cheap (one numpy copy).  ``history`` holds the
-    stones-only Zobrist hash of every position reached (positional superko: a move may not
-    recreate one).  ``S`` is the kernels' state array (rows ``COLOR`` ... ``META``).
+    :class:`IllegalMove`; ``copy()`` is cheap (one numpy copy).  ``rules``: the
+    :class:`~playout.go.rulesets.Ruleset` (default positional superko, no suicide);
+    ``superko=False`` turns its superko test off.  ``history`` holds the stones-only Zobrist
+    hash of every position reached (positional superko: a move may not recreate one);
+    ``shistory`` the full hash (stones and side to move, ``S[META, M_HASH]``) of every
+    position a move or a pass was made from, the side to move being the mover (situational
+    superko, as GNU Go 3.8 records it).  ``S`` is the kernels' state array (rows ``COLOR`` ...
+    ``META``).
     """
 
     size: int = 9
@@ -98,6 +106,8 @@ class Board:
     S: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
     history: list = field(default_factory=list, repr=False)
     moves: list = field(default_factory=list, repr=False)
+    rules: Ruleset = field(default=DEFAULT_RULES, repr=False)
+    shistory: list = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         if not MIN_SIZE <= self.size <= MAX_SIZE:
@@ -176,15 +186,20 @@ class Board:
 
     def copy(self) -> "Board":
         return Board(self.size, self.komi, self.superko, self.S.copy(), list(self.history),
-                     list(self.moves))
+                     list(self.moves), self.rules, list(self.shistory))
 
     # -- rules ---------------------------------------------------------------------------------
     def is_legal(self, p: int, c: int | None = None) -> bool:
-        """Legal for ``c`` (default: side to move), including positional superko if enabled."""
+        """Legal for ``c`` (default: side to move) under :attr:`rules` (superko if enabled)."""
         return self.why_illegal(p, c) is None
 
-    def why_illegal(self, p: int, c: int | None = None) -> str | None:
-        """None if legal, else ``"occupied"``, ``"suicide"``, ``"ko"``, ``"superko"``, ``"off board"``."""
+    def why_illegal(self, p: int, c: int | None = None, superko: bool | None = None) -> str | None:
+        """None if legal, else ``"occupied"``, ``"suicide"``, ``"ko"``, ``"superko"``, ``"off board"``.
+
+        Suicide: illegal unless :attr:`rules` allows suicide of more than one stone and the
+        move joins a stone of its own (a single-stone suicide repeats the position, which the
+        Tromp-Taylor rules forbid; :mod:`playout.go.rulesets`).  Superko (``superko``,
+        default :attr:`superko`): none under simple ko, else :meth:`repeats`."""
         c = self.to_move if c is None else c
         S = self.S
         if p == PASS:
@@ -196,50 +211,90 @@ class Board:
         if p == S[META, M_KO] and c == S[META, M_TOMOVE]:
             return "ko"
         if is_suicide(S, p, c):
-            return "suicide"
-        if self.superko and self.repeats(p, c):
+            W = self.W
+            if not (self.rules.suicide and any(S[COLOR, p + d] == c for d in (-W, -1, 1, W))):
+                return "suicide"
+        sk = self.superko if superko is None else superko
+        if sk and self.rules.superko != SIMPLE and self.repeats(p, c):
             return "superko"
         return None
 
     def repeats(self, p: int, c: int) -> bool:
-        """Whether ``c`` at ``p`` (assumed legal otherwise) recreates an earlier position."""
+        """Whether ``c`` at ``p`` (assumed legal otherwise) recreates an earlier position:
+        positional superko -- the stones of a position in :attr:`history`; situational --
+        the stones with the opponent to move, from a position in :attr:`shistory` where the
+        opponent moved."""
         nb = self.copy()
         nb.superko = False
         nb._play_raw(p, c)
+        if self.rules.superko == SITUATIONAL:
+            return nb.hash in set(self.shistory)
         return nb.position_hash in set(self.history)
 
     def _play_raw(self, p: int, c: int) -> int:
         if c != self.S[META, M_TOMOVE]:
             self.to_move = c
         play(self.S, self.B, p, c, False)
+        if p != PASS and self.S[NLIB, self.S[REP, p]] == 0:  # a suicide (legal in the rules)
+            return -len(self._remove_string(p, c))
         return int(self.S[META, M_NCAP])
 
+    def _remove_string(self, p: int, c: int) -> list[int]:
+        """Take the string at ``p`` (colour ``c``) off the board: a suicide.  Its stones count
+        as captured by the opponent (GNU Go 3.8 counts them so, ``do_commit_suicide``)."""
+        S = self.S
+        out = []
+        q = p
+        while True:
+            out.append(q)
+            q = int(S[NXT, q])
+            if q == p:
+                break
+        for q in out:
+            S[COLOR, q] = EMPTY
+            S[META, M_HASH] ^= ZOBRIST[c, q]
+        S[META, M_CAPW if c == BLACK else M_CAPB] += len(out)
+        S[META, M_NCAP] = 0
+        S[META, M_KO] = 0
+        _rebuild_strings(S)
+        self._suicided = out
+        return out
+
     def play(self, p: int, c: int | None = None) -> list[int]:
-        """Play ``c`` (default: side to move) at ``p``; return the captured points."""
+        """Play ``c`` (default: side to move) at ``p``; return the captured points (for a
+        suicide, legal in some :attr:`rules`, the points of the own stones removed)."""
         c = self.to_move if c is None else c
         why = self.why_illegal(p, c)
         if why is not None:
             raise IllegalMove(f"illegal move {point_to_gtp(p, self.size)}: {why}")
+        if c != self.S[META, M_TOMOVE]:
+            self.to_move = c
+        self.shistory.append(self.hash)  # the position moved from, the mover to move
         n = self._play_raw(p, c)
         if p != PASS:
             self.history.append(self.position_hash)
         self.moves.append((c, p))
+        if n < 0:
+            return list(self._suicided)
         c0 = 16 * self.S.shape[1]
         return [int(x) for x in self.B[c0 : c0 + n]]
+
+    def superko_hashes(self) -> np.ndarray:
+        """Sorted hashes a move may not recreate under :attr:`rules` (``search``'s ``hist``):
+        empty under simple ko (or ``superko`` off), stones-only hashes of :attr:`history`
+        (positional), or :attr:`shistory` plus the current position's full hash (situational)."""
+        if not self.superko or self.rules.superko == SIMPLE:
+            return np.zeros(0, np.int64)
+        if self.rules.superko == SITUATIONAL:
+            return np.array(sorted(set(self.shistory) | {self.hash}), dtype=np.int64)
+        return np.array(sorted(set(self.history)), dtype=np.int64)
 
     def legal_moves(self, c: int | None = None, superko: bool | None = None) -> list[int]:
         """Legal board points for ``c`` (no pass), in point order."""
         c = self.to_move if c is None else c
-        sk = self.superko if superko is None else superko
         S = self.S
-        out = []
-        for p in self.points():
-            if S[COLOR, p] != EMPTY or (p == S[META, M_KO] and c == S[META, M_TOMOVE]):
-                continue
-            if is_suicide(S, p, c) or (sk and self.repeats(p, c)):
-                continue
-            out.append(p)
-        return out
+        return [p for p in self.points()
+                if S[COLOR, p] == EMPTY and self.why_illegal(p, c, superko) is None]
 
     def score(self) -> float:
         """Area score Black minus White minus komi, all stones counted alive."""
@@ -265,9 +320,10 @@ class Board:
                 assert S[NLIB, r1] == count_libs(S, p)
 
     @classmethod
-    def from_colors(cls, size: int, colors, to_move: int = BLACK, komi: float = 7.0) -> "Board":
+    def from_colors(cls, size: int, colors, to_move: int = BLACK, komi: float = 7.0,
+                    rules: Ruleset = DEFAULT_RULES) -> "Board":
         """A board from a padded colour row or an ``N x N`` array (0 empty, 1 black, 2 white)."""
-        b = cls(size, komi)
+        b = cls(size, komi, rules=rules)
         colors = np.asarray(colors)
         S = b.S
         if colors.ndim == 2:

@@ -10,6 +10,9 @@ import threading
 import click
 
 LAZY = {"patterns": "playout.go.cli_patterns:patterns"}
+#: ``--rules`` choices (:data:`playout.go.rulesets.RULESETS`; kept here so that --help does not
+#: import the engine)
+RULE_NAMES = ("positional", "situational", "simple-ko", "tromp-taylor", "new-zealand")
 
 
 class UserError(click.ClickException):
@@ -105,8 +108,13 @@ def go() -> None:
               help="Merge positions reached by different move orders (the tree becomes a DAG).")
 @click.option("--warm-up/--no-warm-up", default=True, show_default=True,
               help="Compile the search kernels in a background thread at start-up.")
+@click.option("--rules", type=click.Choice(RULE_NAMES), default="positional", show_default=True,
+              help="Ko and suicide rules: positional / situational superko (no suicide), "
+                   "simple-ko (no superko), tromp-taylor (positional superko, suicide of more "
+                   "than one stone legal), new-zealand (situational superko, same suicide); "
+                   "area scoring in all.  GTP kgs-rules changes it.")
 @engine_options
-def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, mc_patterns,
+def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, rules, mc_patterns,
         mc_load_patterns, playouts, seconds, threads, seed) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from playout.go.gtp import GtpEngine
@@ -115,7 +123,7 @@ def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, mc_pa
     table = _table(mc_patterns, mc_load_patterns)
     eng = GtpEngine(boardsize, komi, table, playouts=playouts,
                     seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k,
-                    transpositions=transpositions)
+                    transpositions=transpositions, rules=rules)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:
@@ -183,22 +191,30 @@ def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds,
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
 @click.option("--size", type=click.IntRange(5, 19), default=9, show_default=True)
 @click.option("--seed", type=int, default=1)
+@click.option("--rules", type=click.Choice(RULE_NAMES), default="simple-ko", show_default=True,
+              help="Our ruleset; GNU Go runs with the options of the same rules.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
               help="seconds GNU Go may take per answer  [default: 300]")
-def crosscheck(games, size, seed, timeout):
-    """Replay random legal games in our board and in GNU Go; report any difference."""
+def crosscheck(games, size, seed, rules, timeout):
+    """Replay random legal games in our board and in GNU Go; report any difference.
+
+    GNU Go 3.8 answers is_legal for a suicide without checking superko on the position after
+    it (its stones still on the board); those answers are counted apart, not as differences.
+    """
     from playout.go.match import GNUGO, GtpError, crosscheck_gnugo
 
     if GNUGO is None:
         raise click.ClickException("gnugo is not installed (apt-get install gnugo)")
     try:
-        r = crosscheck_gnugo(games, size, seed, timeout=timeout)
+        r = crosscheck_gnugo(games, size, seed, rules=rules, timeout=timeout)
     except GtpError as exc:
         raise UserError(str(exc)) from None
     for d in r["differences"][:50]:
         click.echo(d)
-    click.echo(f"{r['games']} games, {r['moves']} moves, {r['legality_checks']} legality checks, "
-               f"{len(r['differences'])} differences")
+    click.echo(f"{r['games']} games, {r['moves']} moves, {r['legality_checks']} legality checks "
+               f"({r['illegal']} illegal: {r['superko']} superko, {r['suicide_legal']} legal "
+               f"suicides), {r['gnugo_suicide_superko']} suicides repeating a position "
+               f"(GNU Go allows them), {len(r['differences'])} differences")
     if r["differences"]:
         sys.exit(1)
 

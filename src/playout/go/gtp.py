@@ -3,7 +3,8 @@
 Commands: protocol_version, name, version, known_command, list_commands, quit, boardsize,
 clear_board, komi, fixed_handicap, place_free_handicap, set_free_handicap, play, genmove,
 reg_genmove, undo, showboard, final_score, final_status_list, time_settings, time_left, loadsgf,
-printsgf, kgs-genmove_cleanup.  Any malformed or unknown input answers ``? message`` and the
+printsgf, is_legal, list_stones (as GNU Go 3.8 has them), kgs-genmove_cleanup, kgs-rules.
+Legality follows the engine's ruleset (:mod:`playout.go.rulesets`; ``playout gtp --rules``).  Any malformed or unknown input answers ``? message`` and the
 engine keeps running.  :meth:`GtpEngine.handle` takes one
 line and returns the full response (``"= ...\\n\\n"``), so tests drive it in-process.
 """
@@ -28,6 +29,7 @@ from playout.go.board import (
     point_to_gtp,
 )
 from playout.go.player import Player
+from playout.go.rulesets import DEFAULT_RULES, KGS_RULES, Ruleset, get_ruleset
 from playout.go.sgf import SetupNode, SgfError, board_to_sgf, read_game
 from playout.go.tables import DEFAULT_DATABASE, Table, load_table
 
@@ -122,13 +124,14 @@ class GtpEngine:
     def __init__(self, size: int = 9, komi: float = 7.0, table: Table | None = None,
                  playouts: int | None = 10000, seconds: float | None = None, threads: int = 1,
                  seed: int = 1, resign: float = 0.08, rave_k: float = 1000.0,
-                 transpositions: bool = True):
+                 transpositions: bool = True, rules: Ruleset | str = DEFAULT_RULES):
         self.player = Player(table or load_table(DEFAULT_DATABASE), playouts=playouts,
                              seconds=seconds, threads=threads, seed=seed, resign=resign,
                              rave_k=rave_k, transpositions=transpositions)
         self.size = size
         self.komi = komi
-        self.board = Board(size, komi)
+        self.rules = get_ruleset(rules)
+        self.board = Board(size, komi, rules=self.rules)
         self.undo_stack: list[Board] = []
         self.setup: Board | None = None  # the position before the first move (handicap, SGF setup)
         self.handicap = 0  # stones of fixed/place_free/set_free_handicap or the SGF's HA; printsgf's HA
@@ -160,6 +163,9 @@ class GtpEngine:
             "time_left": self.cmd_time_left,
             "loadsgf": self.cmd_loadsgf,
             "printsgf": self.cmd_printsgf,
+            "is_legal": self.cmd_is_legal,
+            "list_stones": self.cmd_list_stones,
+            "kgs-rules": self.cmd_kgs_rules,
         }
 
     # -- protocol -------------------------------------------------------------------------------
@@ -224,7 +230,7 @@ class GtpEngine:
         return ""
 
     def cmd_clear_board(self, a):
-        self.board = Board(self.size, self.komi)
+        self.board = Board(self.size, self.komi, rules=self.rules)
         self.undo_stack = []
         self.setup = None
         self.handicap = 0
@@ -260,7 +266,7 @@ class GtpEngine:
         """Black stones on ``points`` (not in the move record), White to move."""
         colors = self.board.S[0].copy()
         colors[points] = BLACK
-        self.board = Board.from_colors(self.size, colors, WHITE, self.komi)
+        self.board = Board.from_colors(self.size, colors, WHITE, self.komi, self.rules)
         self.setup = self.board.copy()
         self.handicap = len(points)
         self.later_setup = []
@@ -425,7 +431,7 @@ class GtpEngine:
                 raise GtpFailure("syntax error")
             n = max(0, int(a[1]) - 1)
         try:
-            g = read_game(a[0], n)
+            g = read_game(a[0], n, self.rules)
         except SgfError as exc:  # "cannot load file" (the spec's words), then the one-line reason
             raise GtpFailure(f"cannot load file: {exc}") from None
         self.size = g.board.size
@@ -439,6 +445,42 @@ class GtpEngine:
         for t in self.player.trees:
             t.reset()
         return ""
+
+    def cmd_is_legal(self, a):
+        """``is_legal COLOR VERTEX``: ``1`` if the move is legal under the engine's rules
+        (occupied point, simple ko, suicide, superko), else ``0`` (GNU Go 3.8's answer form)."""
+        if len(a) != 2:
+            raise GtpFailure("syntax error")
+        c = parse_color(a[0])
+        return "1" if self.board.is_legal(self._vertex(a[1]), c) else "0"
+
+    def cmd_list_stones(self, a):
+        """``list_stones COLOR``: the vertices of that colour's stones, row by row from the
+        top (GNU Go 3.8's order)."""
+        if len(a) != 1:
+            raise GtpFailure("syntax error")
+        c = parse_color(a[0])
+        return " ".join(point_to_gtp(p, self.size) for p in self.board.stones(c))
+
+    def cmd_kgs_rules(self, a):
+        """``kgs-rules japanese|chinese|aga|new_zealand`` (KGS's GTP extension): the ko and
+        suicide rules of that ruleset as KGS plays them (:data:`~playout.go.rulesets.KGS_RULES`:
+        simple ko; positional superko; situational superko; situational superko with suicide).
+        The scoring stays area scoring.  Applies to the game in progress and the moves taken
+        back by ``undo``."""
+        if len(a) != 1 or a[0].lower() not in KGS_RULES:
+            raise GtpFailure(f"unknown rules (known: {', '.join(KGS_RULES)})")
+        self.set_rules(KGS_RULES[a[0].lower()])
+        return ""
+
+    def set_rules(self, rules: Ruleset | str) -> None:
+        """Use ``rules`` from now on, for the current position and its undo stack too."""
+        self.rules = get_ruleset(rules)
+        for b in [self.board, self.setup, *self.undo_stack]:
+            if b is not None:
+                b.rules = self.rules
+        for t in self.player.trees:
+            t.reset()
 
     def cmd_printsgf(self, a):
         data = board_to_sgf(self.board, self.setup, self.handicap, self.later_setup).decode()

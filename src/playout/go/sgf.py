@@ -2,7 +2,7 @@
 
 Reading follows the SGF FF[4] Go specification (https://www.red-bean.com/sgf/go.html): points
 are two lowercase letters (column, then row from the top), ``B[]`` and ``B[tt]`` (boards up to
-19x19) are passes, ``AB``/``AW``/``AE`` take point lists with ``aa:cc`` rectangles.  sgfmill
+19x19) are passes (writing uses ``B[]`` on every size), ``AB``/``AW``/``AE`` take point lists with ``aa:cc`` rectangles.  sgfmill
 only splits the file into nodes and raw values; the values are read here so that every
 problem becomes one :class:`SgfError` line naming the file, the move and the value.
 Setup properties are applied in any node of the main line (see :func:`read_game`); the root's
@@ -20,6 +20,7 @@ import numpy as np
 from sgfmill import sgf
 
 from playout.go.board import BLACK, MAX_SIZE, MIN_SIZE, PASS, WHITE, Board, point_to_gtp
+from playout.go.rulesets import DEFAULT_RULES, Ruleset, get_ruleset
 from playout.go.rules import COLOR, EMPTY, M_CAPB, M_CAPW, M_LAST, M_LAST2, M_MOVES, META
 
 
@@ -59,14 +60,31 @@ def _sgf_point(raw: bytes, size: int) -> int | None:
     return (row + 1) * (size + 2) + col + 1
 
 
-def _move_point(raw: bytes, size: int) -> int:
-    """Point of a ``B``/``W`` value; ``""`` and ``"tt"`` (size <= 19) are a pass."""
+def move_point(raw: bytes, size: int) -> int:
+    """Padded point of a ``B``/``W`` value on a ``size`` board (any size up to 26, whatever
+    the engine plays); PASS for ``""`` (FF[4]) and for ``"tt"`` on boards up to 19x19 only
+    (FF[3]; on larger boards ``t`` is a coordinate: https://www.red-bean.com/sgf/go.html,
+    "Pass").  Raises ``_BadValue`` for a point off the board."""
     if raw == b"" or (raw == b"tt" and size <= 19):
         return PASS
     p = _sgf_point(raw, size)
     if p is None:
         raise _BadValue(f"bad point '{_text(raw)}' for a {size}x{size} board")
     return p
+
+
+def move_value(p: int, size: int) -> bytes:
+    """The ``B``/``W`` value of padded point ``p`` on a ``size`` board: two letters (column,
+    then row from the top), or ``""`` for a pass on every board size (FF[4],
+    https://www.red-bean.com/sgf/go.html: ``[]`` is the pass; ``[tt]`` is only the FF[3]
+    form for boards up to 19x19, and a point on larger ones).  sgfmill writes ``tt`` up to
+    19x19, so the moves are written through this."""
+    if p == PASS:
+        return b""
+    r, k = divmod(p, size + 2)
+    if not (1 <= r <= size and 1 <= k <= size):
+        raise ValueError(f"point {p} is not on a {size}x{size} board")
+    return bytes((96 + k, 96 + r))
 
 
 def _point_list(prop: str, raws: list[bytes], size: int) -> list[int]:
@@ -148,7 +166,8 @@ class SgfGame:
             b.play(p, c)
 
 
-def read_game(path: str | Path, move_number: int | None = None) -> SgfGame:
+def read_game(path: str | Path, move_number: int | None = None,
+              rules: Ruleset | str = DEFAULT_RULES) -> SgfGame:
     """The game record of ``path`` read as far as its first ``move_number`` moves (all if
     None): the position before move ``move_number + 1``, with the setup of every node before
     that move and of that move's own node applied.  Moves are counted, not nodes: a node with
@@ -168,8 +187,10 @@ def read_game(path: str | Path, move_number: int | None = None) -> SgfGame:
     value, a setup point or move off the board (``FILE: move 3: bad point 'zz' for a 9x9
     board``; ``FILE: after move 2: AB: bad point ...`` for later setup), a point set twice in
     one node (``AB`` and ``AW``, ...), setup stones that leave a string without liberties,
-    and an illegal move (``FILE: move 2 (W E5) is illegal: occupied``).
+    and an illegal move (``FILE: move 2 (W E5) is illegal: occupied``) under ``rules`` (a
+    :class:`~playout.go.rulesets.Ruleset` or its name; the boards returned keep it).
     """
+    rules = get_ruleset(rules)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -185,7 +206,7 @@ def read_game(path: str | Path, move_number: int | None = None) -> SgfGame:
                            f"({MIN_SIZE}..{MAX_SIZE})") from None
         raise SgfError(f"{path}: not a valid SGF: {msg}") from None
     try:
-        return _interpret(game, move_number)
+        return _interpret(game, move_number, rules)
     except _BadValue as exc:
         raise SgfError(f"{path}: {exc}") from None
     except SgfError:
@@ -243,8 +264,9 @@ def apply_setup(b: Board, node: SetupNode) -> Board:
     for c, pts in ((BLACK, node.black), (WHITE, node.white), (EMPTY, node.empty)):
         colors[pts] = c
     if not np.array_equal(colors, b.S[COLOR]):
-        nb = Board.from_colors(b.size, colors, b.to_move, b.komi)
+        nb = Board.from_colors(b.size, colors, b.to_move, b.komi, b.rules)
         nb.superko = b.superko
+        nb.shistory = list(b.shistory)
         for m in (M_CAPB, M_CAPW, M_MOVES):
             nb.S[META, m] = b.S[META, m]
         for m in (M_LAST, M_LAST2):
@@ -260,7 +282,7 @@ def apply_setup(b: Board, node: SetupNode) -> Board:
     return b
 
 
-def _interpret(game, move_number: int | None) -> SgfGame:
+def _interpret(game, move_number: int | None, rules: Ruleset = DEFAULT_RULES) -> SgfGame:
     root = game.get_root()
     if root.has_property("GM") and root.get_raw("GM").strip() not in (b"", b"1"):
         raise _BadValue(f"GM[{_text(root.get_raw('GM'))}] is not a Go game record (GM[1])")
@@ -274,7 +296,7 @@ def _interpret(game, move_number: int | None) -> SgfGame:
         raise _BadValue(f"bad HA value '{_text(root.get_raw('HA').strip())}'")
     to_move = None
 
-    b = Board(size, komi)
+    b = Board(size, komi, rules=rules)
     colors = b.S[0].copy()
     has_setup = False
     setup: Board | None = None
@@ -306,13 +328,13 @@ def _interpret(game, move_number: int | None) -> SgfGame:
         if colour is None:
             continue
         if setup is None:
-            setup = _setup_board(size, colors, has_setup, to_move, handicap, komi)
+            setup = _setup_board(size, colors, has_setup, to_move, handicap, komi, rules)
             b = setup.copy()
         if move_number is not None and n >= move_number:
             break
         c = BLACK if colour == "b" else WHITE
         try:
-            p = _move_point(raw, size)
+            p = move_point(raw, size)
         except _BadValue as exc:
             raise _BadValue(f"move {n + 1}: {exc}") from None
         why = b.why_illegal(p, c)
@@ -322,29 +344,30 @@ def _interpret(game, move_number: int | None) -> SgfGame:
         b.play(p, c)
         n += 1
     if setup is None:  # no moves at all
-        setup = _setup_board(size, colors, has_setup, to_move, handicap, komi)
+        setup = _setup_board(size, colors, has_setup, to_move, handicap, komi, rules)
         b = setup.copy()
     return SgfGame(setup, b, handicap if handicap is not None and handicap >= 2 else 0, later)
 
 
-def _setup_board(size, colors, has_setup, to_move, handicap, komi) -> Board:
+def _setup_board(size, colors, has_setup, to_move, handicap, komi, rules=DEFAULT_RULES) -> Board:
     if not has_setup:
-        b = Board(size, komi)
+        b = Board(size, komi, rules=rules)
         if to_move is not None:
             b.to_move = to_move
         return b
     if to_move is None:  # a handicap (only black stones): White moves first
         only_black = not np.any(colors == WHITE)
         to_move = WHITE if handicap is not None and handicap >= 2 and only_black else BLACK
-    b = Board.from_colors(size, colors, to_move, komi)
+    b = Board.from_colors(size, colors, to_move, komi, rules)
     _check_liberties(b)
     return b
 
 
-def load_sgf(path: str | Path, move_number: int | None = None) -> Board:
+def load_sgf(path: str | Path, move_number: int | None = None,
+             rules: Ruleset | str = DEFAULT_RULES) -> Board:
     """The position of ``path`` after its setup stones and the first ``move_number`` moves
     (all moves if None).  Raises :class:`SgfError` (``FILE: problem``, see :func:`read_game`)."""
-    return read_game(path, move_number).board
+    return read_game(path, move_number, rules).board
 
 
 def board_to_sgf(board: Board, initial: Board | None = None, handicap: int = 0,
@@ -353,7 +376,7 @@ def board_to_sgf(board: Board, initial: Board | None = None, handicap: int = 0,
     moves first) from ``initial`` when it is not empty, ``HA`` when ``handicap`` >= 2, then the
     moves, with each of ``later_setup`` (:class:`SetupNode`) as a node of its own after its
     ``after`` moves (FF[4]: setup and move properties not mixed in one node); nodes past the
-    end of ``board.moves`` are left out."""
+    end of ``board.moves`` are left out.  A pass is written ``B[]``/``W[]`` (:func:`move_value`)."""
     size = board.size
     game = sgf.Sgf_game(size=size)
     root = game.get_root()
@@ -383,6 +406,6 @@ def board_to_sgf(board: Board, initial: Board | None = None, handicap: int = 0,
     for i, (c, p) in enumerate(board.moves):
         flush(i)
         node = game.extend_main_sequence()
-        node.set_move("b" if c == BLACK else "w", _rc(size, p))
+        node.set_raw("B" if c == BLACK else "W", move_value(p, size))
     flush(len(board.moves))
     return game.serialise()
