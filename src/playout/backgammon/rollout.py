@@ -36,7 +36,7 @@ from playout.backgammon.board import (
     is_race,
     opening_roll,
 )
-from playout.backgammon.cube import janowski_live
+from playout.backgammon.cube import _efficiency, money_cubeful
 from playout.backgammon.evaluators import Evaluator, eval_kernel, get_evaluator
 from playout.backgammon.incremental import best_plays
 from playout.backgammon.incremental import new_workspace as new_inc_workspace
@@ -375,8 +375,9 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
     ``cube_owner`` (money, from the result's side: ``centered``/``player``/
     ``opponent``; for a post-move board the cube as the *opponent* will hold it
     is the caller's business) each result also gets ``cubeful_equity``: the
-    rolled-out probabilities converted by Janowski's model
-    (:func:`playout.backgammon.cube.cubeful_equity`) -- the trials themselves
+    rolled-out probabilities converted by gnubg's money model (Janowski; the Jacoby
+    rule when ``jacoby`` and the cube is centred:
+    :func:`playout.backgammon.cube.cubeful_equity`) -- the trials themselves
     are cubeless.  ``cubeful=True`` instead plays cubeful trials
     (:func:`rollout_trials_cubeful`, money, no variance reduction) with the
     cube at ``cube_owner`` (default centred): ``equity`` is then the cubeful
@@ -463,7 +464,8 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
         elif cube_owner is not None:
             from playout.backgammon.cube import cube_efficiency, cubeful_equity
 
-            row["cubeful_equity"] = round(cubeful_equity(shown, cube_owner, cube_efficiency(b)), 6)
+            row["cubeful_equity"] = round(cubeful_equity(shown, cube_owner, cube_efficiency(b),
+                                                         jacoby=jacoby), 6)
         out.append(row)
     return out
 
@@ -471,41 +473,17 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
 # -- cubeful rollouts (money) ----------------------------------------------------------------
 
 @njit(cache=True)
-def _janowski_nb(p, owner, x, jacoby):
-    """Janowski cubeful equity of probabilities ``p`` (:func:`playout.backgammon.cube.janowski_live`).
-
-    owner: 0 centred, 1 the side to act, 2 the opponent.
-    """
-    win = min(max(p[0], 1e-9), 1.0 - 1e-9)
-    W = 1.0 + (p[1] + p[2]) / win
-    L = 1.0 + (p[3] + p[4]) / (1.0 - win)
-    if jacoby and owner == 0:
-        W = 1.0
-        L = 1.0
-    return janowski_live(win, W, L, owner, x)
-
-
-@njit(cache=True)
-def _efficiency_nb(b):
-    if not is_race(b):
-        return 0.68
-    pips = 25 * int(b[25])
-    for p in range(1, 25):
-        if b[p] > 0:
-            pips += int(b[p]) * p
-    return min(0.7, max(0.6, 0.55 + 0.00125 * pips))
-
-
-@njit(cache=True)
 def rollout_trials_cubeful(kind, W1, b1, W2, b2, pr, pc, board, owner0, first_trial,
                            n_trials, seed, jacoby, out):
     """Cubeful money trials: ``out[t]`` = points won by the root side / the initial cube.
 
-    Before each roll the side to act doubles when Janowski's model on the
+    Before each roll the side to act doubles when gnubg's money model
+    (:func:`playout.backgammon.cube.money_cubeful`, Janowski) on the
     evaluator's pre-roll probabilities says so (money, no beavers, cube
     efficiency as :func:`playout.backgammon.cube.cube_efficiency`); the
     opponent takes when DT <= DP, else the game ends.  With ``jacoby`` gammons
-    count only once the cube has been turned.  Plays at 1-ply, quasi-random
+    count nothing while the cube is centred (the Jacoby rule; an initially owned cube is
+    never centred).  A finished game pays points x cube value.  Plays at 1-ply, quasi-random
     first two rolls as in :func:`rollout_trials`; no variance reduction.
     ``owner0``: 0 centred, 1 root side, 2 opponent.
     """
@@ -524,13 +502,13 @@ def rollout_trials_cubeful(kind, W1, b1, W2, b2, pr, pc, board, owner0, first_tr
         side = 0
         cube = 1
         owner = owner0  # relative to the root side: 0 centred, 1 root, 2 opponent
-        turned = False
         ply = 0
         while True:
             r = game_result(b)
             if r != 0:
                 pts = r
-                if jacoby and not turned and (pts > 1 or pts < -1):
+                # Jacoby: gammons count nothing while the cube is centred (only then)
+                if jacoby and owner == 0 and (pts > 1 or pts < -1):
                     pts = 1 if pts > 0 else -1
                 out[t] = (pts if side == 0 else -pts) * cube
                 break
@@ -539,15 +517,14 @@ def rollout_trials_cubeful(kind, W1, b1, W2, b2, pr, pc, board, owner0, first_tr
             own_me = 0 if owner == 0 else (1 if owner == me else 2)
             if own_me != 2:
                 eval_kernel(kind, W1, b1, W2, b2, pr, pc, b, x, h, p)
-                xe = _efficiency_nb(b)
-                nd = _janowski_nb(p, own_me, xe, jacoby and not turned)
-                dt = 2.0 * _janowski_nb(p, 2, xe, False)
+                xe = _efficiency(b)
+                nd = money_cubeful(p, own_me, xe, jacoby)
+                dt = 2.0 * money_cubeful(p, 2, xe, False)
                 if min(dt, 1.0) > nd:
                     if dt > 1.0:  # the opponent passes: the side to act wins the cube
                         out[t] = (1.0 if side == 0 else -1.0) * cube
                         break
                     cube *= 2
-                    turned = True
                     owner = 2 if me == 1 else 1  # the taker owns it
             if ply == 0:
                 q = tg % 36
@@ -571,9 +548,6 @@ def rollout_cubeful(board, *, cube_owner: str = "centered", evaluator: str = "ne
     ``cube_owner`` is relative to the side the result is for (``post_move``:
     the player who just moved, as in :func:`rollout`).
     """
-    keep = {"ranked": DEFAULT_KEEP, "full": 0}.get(luck)
-    if keep is None:
-        raise ValueError(f"luck: {luck!r} (ranked or full)")
     code = {"centered": 0, "player": 1, "opponent": 2}
     if cube_owner not in code:
         raise ValueError(f"cube_owner: {cube_owner!r} (centered, player or opponent)")
