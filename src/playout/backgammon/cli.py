@@ -204,7 +204,11 @@ def eval_(position, ply, evaluator, as_json):
 @click.option("--beaver/--no-beaver", default=True, show_default=True)
 @common
 def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
-    """Money cube action (Janowski cubeful equities): ND, DT, DP, double?, take?"""
+    """Cube action (gnubg 1.07's 0-ply model; money: Janowski, match: MWC): ND, DT, DP, action.
+
+    Match IDs and XGIDs give the score; a game with a side 1-away that is not the
+    Crawford game is post-Crawford (free drop, the leader's cube dead).
+    """
     from playout.backgammon.cube import cube_action
 
     pos = _position(position)
@@ -357,3 +361,8 @@ def play(seed, ply, opponent, quiet, evaluator, as_json):
     else:
         click.echo(f"{'' if quiet else chr(10)}player {winner} wins {r} point(s) after "
                    f"{len(record)} plies")
+
+
+from playout.backgammon.cli_cube_crosscheck import crosscheck_cube as _xcube  # noqa: E402
+
+bg.add_command(_xcube)

@@ -32,6 +32,10 @@ class Position:
     ``board``: ``np.int8[26]`` board26 from the side to act.  ``cube_owner`` in
     ``CUBE_OWNERS``.  ``dice``: ``(d1, d2)`` or ``None`` (not rolled).
     ``match_length`` 0 = money; ``score`` = (side to act, opponent) points.
+    ``crawford``: this game is the Crawford game (a match game with a side 1-away that is
+    not the Crawford game is post-Crawford: :attr:`post_crawford`).  ``jacoby``: the
+    Jacoby rule is in force (money; gnubg match ID bit 66 clear).  ``max_cube_log2``:
+    XGID's max-cube field (log2 of the largest cube allowed), kept for round trips.
     """
 
     board: np.ndarray
@@ -44,9 +48,18 @@ class Position:
     jacoby: bool = True
     beaver: bool = True
     extra: dict = field(default_factory=dict, compare=False)
+    max_cube_log2: int = 10
 
     def with_dice(self, dice):
         return replace(self, dice=dice)
+
+    @property
+    def post_crawford(self) -> bool:
+        """A match game after the Crawford game: a side is 1-away and this is not the Crawford
+        game (gnubg derives it the same way; neither ID has a bit for it)."""
+        if not self.match_length or self.crawford:
+            return False
+        return self.match_length - 1 in self.score
 
 
 # -- gnubg position ID ---------------------------------------------------------------------
@@ -142,15 +155,16 @@ def board_from_position_id(pid: str) -> np.ndarray:
 
 # -- gnubg match ID -------------------------------------------------------------------------
 
-_MATCH_FIELDS = (  # (name, bits), least significant first
+_MATCH_FIELDS = (  # (name, bits), least significant first; no_jacoby: bit 66 (gnubg 1.x:
+    # set when the Jacoby rule is off, e.g. `set jacoby off`; written by gnubg's MatchID)
     ("cube_log2", 4), ("cube_owner", 2), ("dice_owner", 1), ("crawford", 1),
     ("game_state", 3), ("turn", 1), ("doubled", 1), ("resign", 2), ("die1", 3),
-    ("die2", 3), ("match_length", 15), ("score0", 15), ("score1", 15),
+    ("die2", 3), ("match_length", 15), ("score0", 15), ("score1", 15), ("no_jacoby", 1),
 )
 
 
 def decode_match_id(mid: str) -> dict[str, int]:
-    """The 13 raw fields of a gnubg match ID (12 base64 chars, 66 bits)."""
+    """The 14 raw fields of a gnubg match ID (12 base64 chars: 66 bits + the no-Jacoby bit)."""
     raw = _b64decode(mid.strip(), 9, "match ID")
     value = int.from_bytes(raw, "little")
     out: dict[str, int] = {}
@@ -183,7 +197,8 @@ def match_id(pos: Position, turn: int = 0) -> str:
     return encode_match_id(dict(
         cube_log2=int(pos.cube_value).bit_length() - 1, cube_owner=owner, dice_owner=turn,
         crawford=int(pos.crawford), game_state=1, turn=turn, die1=d1, die2=d2,
-        match_length=pos.match_length, score0=score[0], score1=score[1]))
+        match_length=pos.match_length, score0=score[0], score1=score[1],
+        no_jacoby=int(not pos.jacoby and not pos.match_length)))
 
 
 def _from_gnubg(pid: str, mid: str | None) -> Position:
@@ -205,7 +220,7 @@ def _from_gnubg(pid: str, mid: str | None) -> Position:
     return Position(
         board, cube_value=1 << f["cube_log2"], cube_owner=cube_owner, dice=dice,
         match_length=f["match_length"], score=(scores[turn], scores[1 - turn]),
-        crawford=bool(f["crawford"]), extra={"gnubg_turn": turn})
+        crawford=bool(f["crawford"]), jacoby=not f["no_jacoby"], extra={"gnubg_turn": turn})
 
 
 # -- XGID -------------------------------------------------------------------------------------
@@ -229,7 +244,7 @@ def xgid(pos: Position) -> str:
     else:
         flag = int(pos.jacoby) + 2 * int(pos.beaver)
     return (f"XGID={''.join(chars)}:{int(pos.cube_value).bit_length() - 1}:{cube_pos}:1:{dice}:"
-            f"{pos.score[0]}:{pos.score[1]}:{flag}:{pos.match_length}:10")
+            f"{pos.score[0]}:{pos.score[1]}:{flag}:{pos.match_length}:{pos.max_cube_log2}")
 
 
 def parse_xgid(text: str) -> Position:
@@ -264,8 +279,11 @@ def parse_xgid(text: str) -> Position:
         s1, s2 = int(parts[5]), int(parts[6])
         flag = int(parts[7])
         mlen = int(parts[8])
+        max_cube = int(parts[9]) if len(parts) > 9 and parts[9] != "" else 10
     except ValueError:
         raise PositionError(f"XGID: non-numeric field in {text!r}") from None
+    if not 0 <= max_cube <= 15:
+        raise PositionError(f"XGID max cube field: {max_cube} (log2 of the largest cube, 0..15)")
     if turn not in (1, -1):
         raise PositionError(f"XGID turn field: {turn} (must be 1 or -1)")
     if cube_pos not in (-1, 0, 1):
@@ -290,9 +308,9 @@ def parse_xgid(text: str) -> Position:
         score = (s2, s1)
     if mlen:
         return Position(board, 1 << cube_log2, owner, dice, mlen, score, crawford=bool(flag & 1),
-                        jacoby=False, beaver=False)
+                        jacoby=False, beaver=False, max_cube_log2=max_cube)
     return Position(board, 1 << cube_log2, owner, dice, 0, (0, 0), jacoby=bool(flag & 1),
-                    beaver=bool(flag & 2))
+                    beaver=bool(flag & 2), max_cube_log2=max_cube)
 
 
 # -- any format ---------------------------------------------------------------------------
