@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from playout.go.board import BLACK, PASS, WHITE, Board
@@ -102,9 +100,24 @@ def test_clock_budget_never_exceeds_time_left():
     pl.time_left[BLACK] = (5.0, 5)  # byo-yomi: 5 stones in 5 seconds
     sec, _ = pl.budget(b, BLACK)
     assert sec < 1.0
-    t0 = time.time()
+    calls = _spy(pl, "analyze")
     info = pl.genmove(b, BLACK)
-    assert time.time() - t0 < 2.5 and info.playouts > 0
+    # the search ran on the budget the clock gave, by time (no playout count), and did search
+    assert [args[1:] for args, _ in calls] == [(sec, None)]
+    assert info.playouts > 0
+
+
+def _spy(obj, name):
+    """Record the arguments of every call of ``obj.name`` (still calling it)."""
+    calls = []
+    orig = getattr(obj, name)
+
+    def spy(*args, **kwargs):
+        calls.append((args, kwargs))
+        return orig(*args, **kwargs)
+
+    setattr(obj, name, spy)
+    return calls
 
 
 def test_dead_stones_and_final_score():
@@ -139,9 +152,17 @@ def test_never_loses_on_time_with_little_left_on_19x19():
         b.play(p)
     b.play(PASS)  # the opponent passed: the settled-check must also respect the clock
     pl.time_left[b.to_move] = (1.5, 1)
-    t0 = time.time()
+    sec, n = pl.budget(b, b.to_move)
+    assert n is None and sec < 1.5 * 0.85 + 1e-9  # one stone left in 1.5 s of byo-yomi
+    scored = _spy(pl, "final_score")
+    searched = _spy(pl, "analyze")
     info = pl.genmove(b)
-    assert time.time() - t0 < 1.5
+    # the settled-check uses its quick form (300 playouts, not 2000) under a short budget,
+    # and the search that follows gets what is left of the budget, by time
+    assert [kw.get("playouts") for _, kw in scored] == [300]
+    assert len(searched) == 1
+    (_, s_sec, s_n), _ = searched[0]
+    assert s_n is None and 0.05 <= s_sec <= sec
     assert info.move == PASS or b.is_legal(info.move)
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from playout.go.board import Board, point_to_gtp
 from playout.go.playout import PlayoutState
+from playout.go.rulesets import SITUATIONAL
 from playout.go.rules import (
     BLACK,
     COLOR,
@@ -225,7 +226,8 @@ class Player:
         """Search ``board`` (side to move = ``board.to_move``) and return the statistics."""
         self._prepare(board)
         state = PlayoutState(board, self.table)
-        hist = np.array(sorted(set(board.history)), dtype=np.int64)
+        hist = board.superko_hashes()  # what a tree move may not recreate (board.rules)
+        situational = board.rules.superko == SITUATIONAL
         size = board.S.shape[1]
         self.owner = np.zeros(size, np.int64)
         owners = [np.zeros(size, np.int64) for _ in self.trees]
@@ -251,7 +253,7 @@ class Player:
                 got = search(tree.NI, tree.NF, tree.tm, tree.HT, state.S, state.B.copy(),
                              self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,
                              (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
-                             self.rave_k, self.transpositions)
+                             self.rave_k, self.transpositions, situational)
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break

@@ -18,8 +18,11 @@ A playout's result for Black is 1, 0, or 1/2 for a tie (komi 7 allows one; match
 Two passes in the tree do not score the stones as they stand: the simulation still ends with a
 playout, which removes dead stones as the referee (GNU Go's ``final_score``) would.
 
-Positional superko is enforced in the tree: a child whose position repeats one of the game
-record or of the path is banned (and the simulation discarded).  Simple ko and suicide are
+Superko is enforced in the tree: a child whose position repeats one of the game record or of
+the path is banned (and the simulation discarded); positional (stones only) by default,
+situational (stones and side to move) with ``search(..., situational=True)``.  Under simple ko
+the caller passes no game record, and the path check stays (a walk that repeats a position
+along its own path would cycle).  Simple ko and suicide are
 respected by construction (children are legal moves).  The tree is kept between moves: after
 our move and the opponent's reply the matching grandchild becomes the root (when both were
 expanded).
@@ -276,11 +279,14 @@ def _position_hash(S):
 
 @njit(cache=True, nogil=True)
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
-           rave_k=RAVE_K, transpositions=True):
+           rave_k=RAVE_K, transpositions=True, situational=False):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
-    ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted
-    stones-only hashes of the game record (superko).  ``owner[p]`` accumulates +1 when Black
+    ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
+    the game record that a tree move may not recreate (superko; empty under simple ko):
+    stones-only hashes (positional superko), or with ``situational`` the hashes including the
+    side to move (``S[META, M_HASH]``) of the positions moved from (situational superko);
+    along the path the same kind of hash is compared.  ``owner[p]`` accumulates +1 when Black
     owns ``p`` at the end of a playout, -1 for White.  ``transpositions``: merge positions
     reached by different move orders (see the module docstring).  Returns simulations done.
     """
@@ -350,7 +356,7 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
             p = NI[MOVE, ch]
             c = S[META, M_TOMOVE]
             play_update(S, B, T, p, c)
-            h = _position_hash(S)
+            h = S[META, M_HASH] if situational else _position_hash(S)
             if p != PASS:
                 rep = False
                 i = np.searchsorted(hist, h)
