@@ -327,13 +327,22 @@ def test_mcts_solver_does_not_prove_a_gamble_from_one_sample(p, via_jackpot, dec
     # Before the fix one sampled outcome proved the edge: a lucky first sample
     # returned 'gamble' as a proven win (12 of these 40 seeds at p=0.4), an unlucky
     # one proved it lost. Neither is a proof: the gamble is worth 2p - 1.
+    # Declared, the gamble's exact value 2p - 1 is proven once both outcomes are in
+    # the tree, and the root is solved at 0 ('safe'): an early stop with the right
+    # value. A one-player MDP has no win or loss to prove.
     for seed in range(40):
         solver = StatefulSolver(Gamble(p, via_jackpot, declared), mcts_solver=True, seed=seed)
         res = solver.run_tree_search(iterations=1000)
+        gamble, safe = solver.root.edges["gamble"], solver.root.edges["safe"]
         assert res.action == "safe", seed
-        assert res.proven == 0 and res.iterations == 1000, seed  # nothing to stop on
-        assert solver.root.edges["gamble"].proven == 0, seed
-        assert solver.root.edges["safe"].proven == 0, seed  # a draw is not a win or a loss
+        assert res.proven == 0 and gamble.proven == 0 and safe.proven == 0, seed
+        assert safe.lo == safe.hi == 0.0, seed  # a deterministic edge: solved at once
+        if declared:
+            assert gamble.lo == gamble.hi == pytest.approx(2 * p - 1), seed
+            assert res.value == 0.0 and res.iterations < 1000, seed
+        else:
+            assert gamble.lo == -math.inf and gamble.hi == math.inf, seed
+            assert res.value is None and res.iterations == 1000, seed  # nothing to stop on
 
 
 class SureBet(MDP):
@@ -365,12 +374,13 @@ class SureBet(MDP):
 
 def test_mcts_solver_proves_through_enumerated_chance():
     res = StatefulSolver(SureBet(declared=True), mcts_solver=True, seed=0).run_tree_search(iterations=1000)
-    assert res.proven == 1 and res.action == "coin"
+    assert res.value == 1.0 and res.action == "coin"
+    assert res.proven == 0  # a one-player MDP: a value, not a win
     assert res.iterations <= 64  # stopped after the first chunk in which both outcomes were seen
     # undeclared, the coin is a chance edge the solver cannot enumerate: no proof
     solver = StatefulSolver(SureBet(declared=False), mcts_solver=True, seed=0)
     res = solver.run_tree_search(iterations=300)
-    assert res.proven == 0 and res.iterations == 300 and res.action == "coin"
+    assert res.value is None and res.iterations == 300 and res.action == "coin"
     assert set(solver.root.edges["coin"].outcomes) == {"heads", "tails"}
 
 
@@ -426,19 +436,27 @@ class ChanceNim(Game):
 
 
 def assert_proofs_sound(solver, game):
-    """Every proven edge in the tree is an exact win (1) or loss (0) for its chooser."""
-    seen, stack, proven = set(), [solver.root], 0
+    """Every proven edge in the tree is an exact win (1) or loss (0) for its chooser,
+    and every edge's value bounds hold the expectimax value (2 P(win) - 1 in the
+    +1/-1 reward frame), with equality when solved. Returns (#won/lost, #solved)."""
+    seen, stack, proven, solved = set(), [solver.root], 0, 0
     while stack:
         node = stack.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
         for k, edge in node.edges.items():
+            exact = game.edge_value(node.state[0], k)
             if edge.proven:
                 proven += 1
-                assert game.edge_value(node.state[0], k) == (1.0 if edge.proven > 0 else 0.0), (node.state, k)
+                assert exact == (1.0 if edge.proven > 0 else 0.0), (node.state, k)
+            value = 2 * exact - 1
+            assert edge.lo - 1e-12 <= value <= edge.hi + 1e-12, (node.state, k, edge.lo, edge.hi)
+            if edge.lo == edge.hi:
+                solved += 1
+                assert edge.lo == pytest.approx(value, abs=1e-12), (node.state, k)
             stack.extend(child for child, _ in edge.outcomes.values())
-    return proven
+    return proven, solved
 
 
 @pytest.mark.parametrize("heap", [5, 6, 7, 8, 9, 10, 11])
@@ -452,22 +470,30 @@ def test_mcts_solver_chance_nim_matches_expectimax(heap):
     assert res.iterations < 20000
     if value == 1.0:
         assert game.edge_value(heap, res.action) == 1.0  # the proven move keeps the win
-    assert assert_proofs_sound(solver, game) > 0
+    assert assert_proofs_sound(solver, game)[0] > 0
 
 
 @pytest.mark.parametrize("heap", [6, 7, 9, 10])
 @pytest.mark.parametrize("drop,declared", [(1, True), (3, False), (1, False)])
 def test_mcts_solver_chance_nim_no_false_proofs(heap, drop, declared):
     # fractional values (drop=1), or chance the solver cannot enumerate: the root
-    # (both of whose moves pass a chance node) stays unproven, and every proof in
-    # the tree is exact
+    # (both of whose moves pass a chance node) is no proven win or loss, and every
+    # proof in the tree is exact. Enumerated, the fractional root value itself may
+    # be solved (then it is the expectimax value, and the search stops there).
     game = ChanceNim(heap, drop=drop, declared=declared)
     solver = StatefulSolver(game, mcts_solver=True, transpositions=True, seed=1)
     res = solver.run_tree_search(iterations=3000)
-    assert res.proven == 0 and res.iterations == 3000
+    assert res.proven == 0
     if drop == 1:
         assert 0.0 < game.exact(heap) < 1.0
-    assert assert_proofs_sound(solver, game) > 0  # deterministic endgame edges are still proven
+    if res.value is None:
+        assert res.iterations == 3000
+    else:
+        assert declared and res.iterations < 3000
+        assert res.value == pytest.approx(2 * game.exact(heap) - 1, abs=1e-12)
+        assert game.edge_value(heap, res.action) == pytest.approx(game.exact(heap), abs=1e-12)
+    proven, _ = assert_proofs_sound(solver, game)
+    assert proven > 0  # deterministic endgame edges are still proven
 
 
 class BadOutcomes(Gamble):

@@ -15,12 +15,20 @@ Monte Carlo Tree Search for the JVM", 2021), in Python spelling:
   transition;
 * ``is_terminal(state)`` -- whether the episode has ended.
 
-One member is optional: ``chance_outcomes(state, action)``, the exact
-distribution of a transition as ``(next_state, probability)`` pairs (the shape of
-OpenSpiel's ``State.chance_outcomes()``, with the successor state as the
-outcome).  The default, ``None``, says "not enumerated".  Only the MCTS-Solver
+Two members are optional, and only the MCTS-Solver
 (:class:`~playout.mcts.stateful.StatefulSolver` with ``mcts_solver=True``) reads
-it: a proof may cross a chance edge once every listed outcome is proven.
+them:
+
+* ``chance_outcomes(state, action)``, the exact distribution of a transition as
+  ``(next_state, probability)`` pairs (the shape of OpenSpiel's
+  ``State.chance_outcomes()``, with the successor state as the outcome).  The
+  default, ``None``, says "not enumerated".  A proof may cross a chance edge
+  once every listed outcome is proven.
+* ``value_bounds()``, bounds ``(lo, hi)`` on the discounted return from any
+  state (for the player to move there).  The default, ``None``, says "unknown".
+  With an upper bound, a node is solved as soon as one action is proven to reach
+  it (Winands et al.'s "one winning move suffices"); without one, only once every
+  action is solved.
 
 Conventions
 -----------
@@ -117,7 +125,42 @@ class MDP(ABC, Generic[S, A]):
         """
         return None
 
+    def value_bounds(self) -> tuple[float, float] | None:
+        """Bounds ``(lo, hi)`` on the discounted return from every state, or ``None``.
+
+        The return is ``r_1 + g r_2 + ...`` from the state on, for the player to move
+        there (a :class:`Game`'s mover), under any play and every discount factor
+        ``g`` the solver may use; ``-inf`` / ``inf`` say "unbounded on that side".
+        A game whose only rewards are a final +1 / 0 / -1 returns ``(-1.0, 1.0)``.
+        The default, ``None``, says "unknown" (``(-inf, inf)``).  Only the
+        MCTS-Solver reads it: a node whose proven value reaches ``hi`` is solved
+        without searching its other actions (Winands, Bjornsson & Saito,
+        "Monte-Carlo Tree Search Solver", CG 2008: one winning move suffices).
+        """
+        return None
+
     # -- checked access, used by the solvers -------------------------------
+    def checked_value_bounds(self) -> tuple[float, float]:
+        """``value_bounds()`` as two floats ``lo <= hi``; ``(-inf, inf)`` for ``None``.
+
+        Raises:
+            MDPError: not a pair of real numbers, a NaN, or ``lo > hi``.
+        """
+        raw = self.value_bounds()
+        if raw is None:
+            return -math.inf, math.inf
+        where = f"{type(self).__name__}.value_bounds"
+        try:
+            lo, hi = raw
+        except (TypeError, ValueError):
+            raise MDPError(f"{where} must return (lo, hi) or None, got {raw!r}") from None
+        for x in (lo, hi):
+            if isinstance(x, bool) or not isinstance(x, numbers.Real) or math.isnan(x):
+                raise MDPError(f"{where} returned {raw!r}: {x!r} is not a real number")
+        if lo > hi:
+            raise MDPError(f"{where} returned {raw!r}: lo > hi")
+        return float(lo), float(hi)
+
     def checked_chance_outcomes(self, state: S, action: A) -> dict[S, float] | None:
         """``chance_outcomes(...)`` as ``{next_state: probability}`` (zero-probability
         outcomes dropped, repeated states summed), or ``None`` when not enumerated.

@@ -38,7 +38,12 @@ class SearchResult:
         iterations: iterations run.
         seconds: wall time of the search.
         proven: +1 / -1 when MCTS-Solver proved the root a win / loss for the player
-            to move, 0 otherwise.
+            to move (two-player games whose rewards are paid only when the game
+            ends; the sign of that reward is the result), 0 otherwise -- always 0
+            for a one-player MDP, where "win" means nothing.
+        value: the root's exact value when MCTS-Solver solved it: the discounted
+            return from the root under optimal play (both sides' for a game), for
+            the player to move; ``None`` when not solved.
     """
 
     action: Any
@@ -46,6 +51,7 @@ class SearchResult:
     iterations: int
     seconds: float
     proven: int = 0
+    value: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly form (actions as ``str``)."""
@@ -54,6 +60,7 @@ class SearchResult:
             "iterations": self.iterations,
             "seconds": self.seconds,
             "proven": self.proven,
+            "value": self.value,
             "stats": [
                 {
                     "action": str(s.action),

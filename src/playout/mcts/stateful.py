@@ -12,11 +12,39 @@ Monte Carlo tree search", CIG 2008: the UCT1 variant, statistics on edges, a
 node's children shared).  Backpropagation follows the path of the iteration, not
 parent pointers.
 
-With ``mcts_solver=True`` (two-player games and MDPs with terminal rewards only)
-proven values are backed up as in MCTS-Solver (Winands, Bjornsson & Saito,
-"Monte-Carlo Tree Search Solver", CG 2008): a node is a proven win for the player
-to move if one action leads to a proven win for them, a proven loss if every
-action leads to a proven loss; the search stops once the root is proven.
+With ``mcts_solver=True`` the search also proves values.  Two kinds of proof
+are kept, each exact:
+
+* **Exact values** (every MDP and game).  Each node and edge carries bounds
+  ``lo <= v <= hi`` on its exact value ``v``: the discounted return from there
+  under optimal play, intermediate rewards included, for the player to move (an
+  edge's for the player choosing it) -- the score bounds of Cazenave & Saffidine,
+  "Score bounded Monte-Carlo tree search", CG 2010.  A terminal node is worth 0
+  (no rewards follow); an edge ``a`` with reward ``r`` into child ``c`` is worth
+  ``r + g v(c)`` (``-v(c)`` when the opponent moves at ``c``); a node is worth
+  the max over its actions, an action not yet tried bounded by the domain's
+  :meth:`~playout.mdp.MDP.value_bounds` (``(-inf, inf)`` by default).  A node
+  is *solved* when ``lo == hi``: once every action is solved, or -- only with a
+  declared upper bound ``hi`` -- once one action is proven to reach ``hi``
+  (Winands et al.'s "one winning move suffices", which is sound only when the
+  win is known to be the maximum).  The search stops once the root is solved;
+  :attr:`SearchResult.value <playout.mcts.result.SearchResult.value>` is its
+  value and the action an exact maximiser.  An action whose ``hi`` is below its
+  node's ``lo`` is provably worse than another and is no longer selected nor
+  recommended; a descent stops at a solved node and backs up its exact value.
+* **Win / loss** (two-player zero-sum :class:`~playout.mdp.Game` s whose
+  rewards are paid only when the game ends): MCTS-Solver proper (Winands,
+  Bjornsson & Saito, "Monte-Carlo Tree Search Solver", CG 2008).  The result of
+  a game is the sign of the reward of the move that ends it; a node is a proven
+  win for the player to move if one action leads to a proven win for them, a
+  proven loss if every action leads to a proven loss.  This proves the *result*
+  whatever the discount factor (with ``g < 1`` the exact value also depends on
+  how fast the win comes, which the first kind proves).  The search stops once
+  the root's result is proven, and plays a proven win.  A reward paid before the
+  end of a game (a non-terminal transition with a non-zero reward) switches this
+  kind off for the rest of the search, since the result then is the return, and
+  only the first kind applies.  One-player MDPs have no "win": a reward of 0.1
+  and one of 1.0 are values, not results.
 
 Chance.  MCTS-Solver's backup is sound only along deterministic edges: one
 sampled outcome of a dice roll proves nothing about the others.  An edge's
@@ -32,9 +60,11 @@ proof therefore comes
   the draw (a slip probability of 0) is conservatively stochastic too;
 * from all its outcomes, when the domain enumerates them with
   ``chance_outcomes(state, action)`` (:meth:`playout.mdp.MDP.chance_outcomes`):
-  the edge is a proven win (loss) once every outcome of positive probability is
-  in the tree and proven a win (loss) for the chooser.  Mixed outcomes leave the
-  edge unproven (its value lies strictly between), and its statistics decide;
+  the edge's value is the probability-weighted sum over its outcomes (an outcome
+  not yet sampled bounded by ``value_bounds``), so it is solved once every
+  outcome of positive probability is in the tree and solved; it is a proven win
+  (loss) once every outcome is a proven win (loss) for the chooser.  Mixed
+  outcomes are no win or loss (the value lies strictly between);
 * never, otherwise: a stochastic edge without an outcome list stays unproven,
   so a root whose every line passes through chance is searched for the whole
   budget and answered by visit counts, as without ``mcts_solver``.
@@ -82,7 +112,10 @@ class Edge(Generic[S, A]):
         player: the player choosing it.
         visits, total, max_reward: statistics in ``player``'s frame.
         outcomes: next state -> (child node, reward in player 0's frame).
-        proven: +1 / -1 / 0: proven win / loss / unknown for ``player``.
+        proven: +1 / -1 / 0: proven win / loss / unknown for ``player`` (the
+            win/loss proofs; only for two-player games, see the module docstring).
+        lo, hi: bounds on the edge's exact value for ``player`` (discounted return
+            of the action under optimal play); solved when equal.
         drew: a transition sampled through the edge drew from the solver's rng
             (the edge is stochastic); kept only with ``mcts_solver``.
         chance: the domain's ``{next_state: probability}`` for the edge
@@ -90,7 +123,7 @@ class Edge(Generic[S, A]):
     """
 
     __slots__ = ("action", "player", "visits", "total", "max_reward", "outcomes", "proven",
-                 "drew", "chance")
+                 "drew", "chance", "lo", "hi")
 
     def __init__(self, action: A, player: int) -> None:
         self.action = action
@@ -102,6 +135,8 @@ class Edge(Generic[S, A]):
         self.proven = 0
         self.drew = False
         self.chance: dict[Any, float] | None = None
+        self.lo = -math.inf
+        self.hi = math.inf
 
     def __repr__(self) -> str:
         return f"Edge(action={self.action!r}, visits={self.visits}, total={self.total:.3f})"
@@ -117,9 +152,12 @@ class StateNode(Generic[S, A]):
         actions: legal actions (empty when terminal).
         edges: action -> :class:`Edge`, in expansion order.
         visits: times the node was on an iteration's path.
+        player: the player to move.
+        lo, hi: bounds on the node's exact value for ``player`` (0 and 0 when
+            terminal); solved when equal.
     """
 
-    __slots__ = ("state", "depth", "terminal", "actions", "edges", "visits", "player")
+    __slots__ = ("state", "depth", "terminal", "actions", "edges", "visits", "player", "lo", "hi")
 
     def __init__(self, state: S, depth: int, terminal: bool, actions: list[A], player: int) -> None:
         self.state = state
@@ -129,6 +167,8 @@ class StateNode(Generic[S, A]):
         self.edges: dict[Any, Edge[S, A]] = {}
         self.visits = 0
         self.player = player
+        self.lo = 0.0 if terminal else -math.inf
+        self.hi = 0.0 if terminal else math.inf
 
     def __repr__(self) -> str:
         return f"StateNode(state={self.state!r}, visits={self.visits})"
@@ -139,15 +179,17 @@ class StatefulSolver(Solver[S, A]):
 
     Args:
         transpositions: share nodes between equal states (states must be hashable).
-        mcts_solver: back up proven wins/losses (MCTS-Solver); proofs cross only
-            deterministic edges and chance edges whose every outcome is proven
-            (see the module docstring).  The solver's ``rng`` is then a
-            :class:`DrawCountingRandom` (same stream).
+        mcts_solver: prove exact values (score bounds) and, for two-player games
+            with rewards only at the end, wins and losses (MCTS-Solver); stop once
+            the root is proven.  Proofs cross only deterministic edges and chance
+            edges whose every outcome is proven (see the module docstring).  The
+            solver's ``rng`` is then a :class:`DrawCountingRandom` (same stream).
         **kwargs: see :class:`~playout.mcts.solver.Solver`.
 
     Raises:
         MDPError: with ``mcts_solver``, a ``chance_outcomes`` that is malformed or
-            that misses a state ``transition`` sampled.
+            that misses a state ``transition`` sampled; a ``value_bounds`` that is
+            malformed or that a proven value falls outside.
     """
 
     def __init__(self, mdp: Any, *, transpositions: bool = False, mcts_solver: bool = False,
@@ -155,10 +197,16 @@ class StatefulSolver(Solver[S, A]):
         super().__init__(mdp, **kwargs)
         self.table: dict[Any, StateNode[S, A]] | None = {} if transpositions else None
         self.mcts_solver = mcts_solver
+        #: declared bounds on every state's value (``MDP.value_bounds``).
+        self.bounds: tuple[float, float] = (-math.inf, math.inf)
+        #: whether win/loss proofs apply (two-player game, no reward before the end so far).
+        self.win_loss = False
         if mcts_solver:
             counting = DrawCountingRandom()
             counting.setstate(self.rng.getstate())
             self.rng = counting
+            self.bounds = mdp.checked_value_bounds()
+            self.win_loss = self.is_game and getattr(mdp, "num_players", 2) == 2
         self.root = self._node(self.root_state, 0)
         #: (node, edge, child, edge reward) records of the current iteration.
         self.path: list[tuple[StateNode[S, A], Edge[S, A], StateNode[S, A], float]] = []
@@ -171,6 +219,8 @@ class StatefulSolver(Solver[S, A]):
         terminal = bool(self.mdp.is_terminal(state))
         actions = [] if terminal else self.mdp.legal_actions(state)
         node: StateNode[S, A] = StateNode(state, depth, terminal, actions, self.player(state))
+        if not terminal:
+            node.lo, node.hi = self.bounds
         if self.table is not None:
             self.table[state] = node
         return node
@@ -196,12 +246,19 @@ class StatefulSolver(Solver[S, A]):
         known = edge.outcomes.get(nxt)
         if known is not None:
             child, _ = known
-            self.path.append((node, edge, child, reward))
-            return child, False
-        child = self._node(nxt, node.depth + 1)
-        edge.outcomes[nxt] = (child, reward)
+            new = False
+        else:
+            child = self._node(nxt, node.depth + 1)
+            edge.outcomes[nxt] = (child, reward)
+            new = True
+        if self.win_loss and reward != 0.0 and not child.terminal:
+            self.win_loss = False  # a reward before the end: results are returns now
         self.path.append((node, edge, child, reward))
-        return child, True
+        return child, new
+
+    @staticmethod
+    def _solved(node: StateNode[S, A]) -> bool:
+        return node.lo == node.hi
 
     def select(self, node: StateNode[S, A]) -> StateNode[S, A]:
         on_path = {id(node)}
@@ -212,21 +269,41 @@ class StatefulSolver(Solver[S, A]):
             child, new = self._follow(node, edge)
             if new or id(child) in on_path:  # a new outcome, or a cycle through transpositions
                 return child
+            if self.mcts_solver and self._solved(child):
+                return child  # nothing to learn below: back up its exact value
             on_path.add(id(child))
             node = child
         return node
 
+    def _dominated(self, node: StateNode[S, A], edge: Edge[S, A]) -> bool:
+        """``edge`` cannot raise ``node``'s value: its ``hi`` is below ``node.lo``,
+        or equal to it while unsolved (it can at best tie)."""
+        return edge.hi < node.lo or (edge.hi == node.lo and edge.lo < edge.hi)
+
     def _best_edge(self, node: StateNode[S, A]) -> Edge[S, A]:
+        """UCT over the edges that can still change a proof.
+
+        With ``mcts_solver``, an edge :meth:`_dominated` by the node's proven value
+        is skipped, and so -- until the node's own result is proven -- is a proven
+        loss (MCTS-Solver's rule: a proven win then decides the node, and a
+        descent only enters a node whose result is proven through a chance edge;
+        there its exact value is what is left to prove).  Below the root a solved
+        edge is skipped too (nothing is left to learn there; the backup clips the
+        node's returns to its bounds instead).  At the root it keeps its visits,
+        which the recommendation of an unsolved root counts.
+        """
+        skip_lost = self.win_loss and self._node_proof(node) == 0
+        skip_solved = node is not self.root
         best, best_score = None, -math.inf
         for a in node.actions:
             edge = node.edges[a]
-            if self.mcts_solver and edge.proven:
-                score = math.inf if edge.proven > 0 else -math.inf
-                if edge.proven < 0 and best is None:
-                    best = edge  # keep some edge when every one is lost
-            else:
-                score = uct(edge.total, edge.visits, node.visits, self.c)
-            if score > best_score:
+            if self.mcts_solver and ((skip_lost and edge.proven < 0) or self._dominated(node, edge)
+                                     or (skip_solved and edge.lo == edge.hi)):
+                if best is None:
+                    best = edge  # keep some edge when every one is skipped
+                continue
+            score = uct(edge.total, edge.visits, node.visits, self.c)
+            if best is None or score > best_score:
                 best, best_score = edge, score
         assert best is not None
         return best
@@ -236,6 +313,8 @@ class StatefulSolver(Solver[S, A]):
             return node
         if node is not self.root and node.visits == 0:
             return node  # select just created it from a new sampled outcome
+        if self.mcts_solver and self._solved(node):
+            return node
         untried = [a for a in node.actions if a not in node.edges]
         if not untried:
             return node
@@ -243,16 +322,25 @@ class StatefulSolver(Solver[S, A]):
         edge: Edge[S, A] = Edge(action, node.player)
         if self.mcts_solver:
             edge.chance = self.mdp.checked_chance_outcomes(node.state, action)
+            edge.lo, edge.hi = self.bounds
         node.edges[action] = edge
         child, _ = self._follow(node, edge)
         return child
 
     def simulate(self, node: StateNode[S, A]) -> float:
+        if self.mcts_solver and self._solved(node):
+            return node.lo * frame_sign(node.player)  # the exact value, player 0's frame
         return self.rollout(node.state)
 
     def backpropagate(self, node: StateNode[S, A], value: float) -> None:
+        """Add the return up the path.  With ``mcts_solver`` the return below each
+        node is first clipped to the node's proven bounds (its exact value when
+        solved), so a proven value is never backed up as less than it is."""
         node.visits += 1
-        for parent, edge, _child, reward in reversed(self.path):
+        for parent, edge, child, reward in reversed(self.path):
+            if self.mcts_solver and not child.terminal:
+                sign = frame_sign(child.player)
+                value = sign * min(max(sign * value, child.lo), child.hi)
             value = reward + self.discount * value
             mine = value * frame_sign(edge.player)
             edge.visits += 1
@@ -261,9 +349,68 @@ class StatefulSolver(Solver[S, A]):
                 edge.max_reward = mine
             parent.visits += 1
             if self.mcts_solver:
-                self._prove(parent, edge, _child, reward)
+                self._bound_edge(parent, edge)
+                self._bound_node(parent)
+                if self.win_loss:
+                    self._prove(parent, edge, child, reward)
 
-    # -- MCTS-Solver ------------------------------------------------------
+    # -- exact values: score bounds (Cazenave & Saffidine 2010) -----------
+    def _outcome_bounds(self, edge: Edge[S, A], child: StateNode[S, A], reward: float) -> tuple[float, float]:
+        """Bounds on ``reward + g * v(child)`` for ``edge.player`` (reward in player 0's frame)."""
+        r = reward * frame_sign(edge.player)
+        lo, hi = child.lo, child.hi
+        if child.player != edge.player:
+            lo, hi = -hi, -lo  # zero-sum: the opponent's value, negated
+        if child.terminal:
+            return r, r
+        return r + self.discount * lo, r + self.discount * hi
+
+    def _bound_edge(self, node: StateNode[S, A], edge: Edge[S, A]) -> None:
+        """Recompute ``edge``'s bounds from its outcomes' (see the module docstring)."""
+        low, high = self.bounds
+        if edge.chance is not None:
+            lo = hi = 0.0
+            missing = 0.0
+            for nxt, p in edge.chance.items():
+                known = edge.outcomes.get(nxt)
+                if known is None:
+                    missing += p
+                    continue
+                a, b = self._outcome_bounds(edge, *known)
+                lo += p * a
+                hi += p * b
+            if missing:
+                lo += missing * low
+                hi += missing * high
+        elif edge.drew or len(edge.outcomes) != 1:
+            lo, hi = low, high  # chance the domain does not enumerate: never proven
+        else:
+            (child, reward), = edge.outcomes.values()
+            lo, hi = self._outcome_bounds(edge, child, reward)
+        if lo > high or hi < low:
+            raise MDPError(
+                f"{type(self.mdp).__name__}.value_bounds declares values in [{low}, {high}], but action "
+                f"{edge.action!r} from state {node.state!r} is proven worth "
+                f"{'at least ' + repr(lo) if lo > high else 'at most ' + repr(hi)}"
+            )
+        edge.lo, edge.hi = max(lo, low), min(hi, high)
+
+    def _bound_node(self, node: StateNode[S, A]) -> None:
+        """``node``'s bounds: the max over its actions (untried ones: ``value_bounds``)."""
+        if node.terminal:
+            return
+        lo = max(e.lo for e in node.edges.values()) if node.edges else -math.inf
+        if len(node.edges) < len(node.actions):
+            low, high = self.bounds
+            node.lo, node.hi = max(lo, low), high
+        else:
+            node.lo, node.hi = lo, max(e.hi for e in node.edges.values())
+
+    def root_value(self) -> float | None:
+        """The root's exact value for the player to move, if solved, else ``None``."""
+        return self.root.lo if self._solved(self.root) and not self.root.terminal else None
+
+    # -- win / loss: MCTS-Solver (Winands et al. 2008) --------------------
     def _prove(self, parent: StateNode[S, A], edge: Edge[S, A], child: StateNode[S, A], reward: float) -> None:
         """Update ``edge.proven`` after an iteration passed it to ``child``.
 
@@ -301,8 +448,12 @@ class StatefulSolver(Solver[S, A]):
         return 0
 
     def root_proof(self) -> int:
-        """+1 / -1 if the root is proven a win / loss for the player to move, else 0."""
-        return self._node_proof(self.root)
+        """+1 / -1 if the root is a proven win / loss for the player to move, else 0
+        (always 0 unless win/loss proofs apply; see the module docstring)."""
+        return self._node_proof(self.root) if self.win_loss else 0
+
+    def _root_done(self) -> bool:
+        return self.root_value() is not None or self.root_proof() != 0
 
     def run_tree_search(self, iterations: int | None = None, seconds: float | None = None) -> SearchResult:
         if not self.mcts_solver:
@@ -312,7 +463,7 @@ class StatefulSolver(Solver[S, A]):
 
         start = time.perf_counter()
         remaining = iterations
-        while self.root_proof() == 0:
+        while not self._root_done():
             chunk = 64 if remaining is None else min(64, remaining)
             if chunk <= 0:
                 break
@@ -330,11 +481,17 @@ class StatefulSolver(Solver[S, A]):
         res = super().result(seconds)
         if not self.mcts_solver:
             return res
-        proof = self.root_proof()
-        action = res.action
-        if proof > 0:  # play the proven win, not the most visited
-            action = next(e.action for e in self.root.edges.values() if e.proven > 0)
-        return SearchResult(action, res.stats, res.iterations, res.seconds, proof)
+        proof, value = self.root_proof(), self.root_value()
+        edges = [self.root.edges[a] for a in self.root.actions if a in self.root.edges]
+        if value is not None:  # an exact maximiser (most visited of them)
+            pool = [e for e in edges if e.lo == e.hi == value]
+        elif proof > 0:  # a proven win (the best proven value, then visits)
+            best = max(e.lo for e in edges if e.proven > 0)
+            pool = [e for e in edges if e.proven > 0 and e.lo == best]
+        else:  # most visited among the actions not proven worse than another
+            pool = [e for e in edges if e.hi >= self.root.lo and not (self.win_loss and e.proven < 0)]
+        action = max(pool, key=lambda e: e.visits).action if pool else res.action
+        return SearchResult(action, res.stats, res.iterations, res.seconds, proof, value)
 
     def root_statistics(self) -> list[ActionStats]:
         order = {a: i for i, a in enumerate(self.root.actions)}
@@ -343,4 +500,4 @@ class StatefulSolver(Solver[S, A]):
                           self.root.visits, self.c)
 
 
-__all__ = ["StatefulSolver", "StateNode", "Edge", "MDPError"]
+__all__ = ["StatefulSolver", "StateNode", "Edge", "DrawCountingRandom", "MDPError"]
