@@ -84,8 +84,8 @@ def test_no_answer_to_genmove_keeps_the_moves_and_a_rerun_replays_the_game(tmp_p
     r, out, recs = _match(tmp_path, fake, f"{fake} hang", "--timeout", "2")
     assert _one_line_error(r).startswith("Error: engine B: no answer to genmove after 2 s")
     assert len(recs) == 1 and recs[0]["moves"] == ["b pass"] and recs[0]["n_moves"] == 1
-    s = play_match(fake, fake, 2, out, log=lambda *_: None, timeout=10)
-    assert s["games"] == 2  # game 0 played again, then game 1
+    s = play_match(fake, fake, 2, out, log=lambda *_: None, timeout=10, referee=fake)
+    assert s["games"] == 2 and s["a_wins"] == 1  # game 0 played again, then game 1 (W+7.0)
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert [(x["key"], "unfinished" in x) for x in lines] == [
         ("A-vs-B-9-7.0-0", True), ("A-vs-B-9-7.0-0", False), ("A-vs-B-9-7.0-1", False)]

@@ -344,14 +344,16 @@ def _read_match(out: Path) -> dict[str, dict]:
 
 def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, size: int = 9,
                komi: float = 7.0, names: tuple[str, str] = ("A", "B"), log=print,
-               transcript_path: str | Path | None = None, timeout: float | None = None) -> dict:
+               transcript_path: str | Path | None = None, timeout: float | None = None,
+               referee: str | None = None) -> dict:
     """``games`` games, A Black in even games; each result appended to ``out_path`` (JSONL).
 
     A rerun reads ``out_path`` and plays only the missing games.  ``{seed}`` in an engine
     command is replaced by a per-game number (deterministic engines would repeat games).  Returns a summary with A's
     score rate (a draw counts 1/2) and its 95 % Wilson interval.  ``transcript_path``: the GTP
     exchanges of the first game played are written there as Markdown.  ``timeout``: seconds
-    an engine may take per answer (default :data:`DEFAULT_TIMEOUT_S`).
+    an engine may take per answer (default :data:`DEFAULT_TIMEOUT_S`).  ``referee``: the GTP
+    command that scores games ending in two passes (default GNU Go, see :func:`play_game`).
 
     Raises :class:`GtpError` when an engine hangs, answers garbage or dies: that game is first
     appended as unfinished (``"unfinished": "<the error>"``, its moves so far; a rerun plays it
@@ -370,10 +372,11 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         eb = engine_b.replace("{seed}", str(g + 1001))
         try:
             if a_black:
-                r = play_game(ea, eb, size, komi, names=names, transcript=tr, timeout=timeout)
+                r = play_game(ea, eb, size, komi, names=names, transcript=tr, timeout=timeout,
+                              referee=referee)
             else:
                 r = play_game(eb, ea, size, komi, names=(names[1], names[0]), transcript=tr,
-                              timeout=timeout)
+                              timeout=timeout, referee=referee)
         except GtpError as exc:
             if exc.moves is None:  # an engine that cannot start: nothing was played
                 raise
