@@ -363,6 +363,10 @@ def play(seed, ply, opponent, quiet, evaluator, as_json):
                    f"{len(record)} plies")
 
 
+from playout.backgammon.cli_data import data as _data  # noqa: E402  (playout bg data ...)
+
+bg.add_command(_data)
+
 from playout.backgammon.cli_cube_crosscheck import crosscheck_cube as _xcube  # noqa: E402
 
 bg.add_command(_xcube)
