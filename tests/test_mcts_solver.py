@@ -530,3 +530,209 @@ def test_draw_counting_random_keeps_the_stream():
 
     assert draws(plain) == draws(counting)
     assert counting.draws >= 9  # every call drew at least once
+
+
+# -- proofs are exact values -------------------------------------------------------------
+class TwoPrizes(MDP):
+    """'small' pays 0.1 and 'big' pays 1.0, both ending the episode; with ``wait``
+    also a 'wait' that pays 0 and stays (an endless corridor: never solved)."""
+
+    def __init__(self, wait=False, bounds=None):
+        self.wait, self.bounds = wait, bounds
+
+    def initial_state(self):
+        return 0
+
+    def actions(self, s):
+        return ["small", "big", "wait"] if self.wait else ["small", "big"]
+
+    def transition(self, s, a, rng):
+        return s + 1 if a == "wait" else a
+
+    def reward(self, s, a, t):
+        return {"small": 0.1, "big": 1.0, "wait": 0.0}[a]
+
+    def is_terminal(self, s):
+        return isinstance(s, str)
+
+    def value_bounds(self):
+        return self.bounds
+
+
+def test_mcts_solver_a_small_reward_is_no_win():
+    # Before the fix any positive terminal reward of a one-player MDP was a proven
+    # win: the search stopped on whichever prize it tried first and played 'small'
+    # for 5 of 8 seeds. Now the root is solved once both are tried, at 1.0.
+    for seed in range(40):
+        solver = StatefulSolver(TwoPrizes(), mcts_solver=True, seed=seed)
+        res = solver.run_tree_search(iterations=500)
+        assert res.action == "big" and res.value == 1.0, seed
+        assert res.proven == 0 and res.iterations == 64, seed  # stopped after the first chunk
+        assert solver.root.edges["small"].lo == solver.root.edges["small"].hi == 0.1
+
+
+def test_mcts_solver_value_bounds_shortcut():
+    # An endless 'wait' keeps the root unsolved unless the domain declares that no
+    # return exceeds 1: then 'big' reaching 1.0 solves it (one winning move suffices)
+    for seed in range(10):
+        res = StatefulSolver(TwoPrizes(wait=True), mcts_solver=True, seed=seed).run_tree_search(iterations=300)
+        assert res.value is None and res.iterations == 300 and res.action == "big", seed
+        res = StatefulSolver(TwoPrizes(wait=True, bounds=(0.0, 1.0)), mcts_solver=True,
+                             seed=seed).run_tree_search(iterations=300)
+        assert res.value == 1.0 and res.iterations == 64 and res.action == "big", seed
+
+
+@pytest.mark.parametrize("bounds,message", [
+    ((0.0, 0.5), r"TwoPrizes\.value_bounds declares values in \[0\.0, 0\.5\], but action 'big' from "
+                 r"state 0 is proven worth at least 1\.0"),
+    ((0.2, 2.0), r"TwoPrizes\.value_bounds declares values in \[0\.2, 2\.0\], but action 'small' from "
+                 r"state 0 is proven worth at most 0\.1"),
+    ((1.0, 0.0), r"TwoPrizes\.value_bounds returned \(1\.0, 0\.0\): lo > hi"),
+    ((0.0, math.nan), r"TwoPrizes\.value_bounds returned \(0\.0, nan\): nan is not a real number"),
+    (1.0, r"TwoPrizes\.value_bounds must return \(lo, hi\) or None, got 1\.0"),
+])
+def test_value_bounds_errors_name_the_member(bounds, message):
+    with pytest.raises(MDPError, match=message):
+        StatefulSolver(TwoPrizes(bounds=bounds), mcts_solver=True, seed=0).run_tree_search(iterations=50)
+
+
+class Paths(MDP):
+    """Path A pays 0.5 now, then 0; path B pays 0 now, then 0.6 ('go') or 0 ('stop').
+
+    Exact values: A = 0.5, B = g * 0.6, so B is better at g = 1 and A at g = 0.5.
+    """
+
+    def initial_state(self):
+        return "start"
+
+    def actions(self, s):
+        return {"start": ["A", "B"], "a1": ["go"], "b1": ["go", "stop"]}[s]
+
+    def transition(self, s, a, rng):
+        if s == "start":
+            return "a1" if a == "A" else "b1"
+        return "end"
+
+    def reward(self, s, a, t):
+        return {("start", "A"): 0.5, ("b1", "go"): 0.6}.get((s, a), 0.0)
+
+    def is_terminal(self, s):
+        return s == "end"
+
+
+@pytest.mark.parametrize("discount,action,value", [(1.0, "B", 0.6), (0.5, "A", 0.5), (0.9, "B", 0.54)])
+def test_mcts_solver_counts_intermediate_rewards(discount, action, value):
+    # Before the fix B's 0.6 at the end was a "win" and A's 0.5 on the way ignored:
+    # B was proven at every discount
+    for seed in range(20):
+        solver = StatefulSolver(Paths(), mcts_solver=True, discount_factor=discount, seed=seed)
+        res = solver.run_tree_search(iterations=1000)
+        assert res.action == action and res.value == pytest.approx(value, abs=1e-15), seed
+        assert res.proven == 0 and res.iterations < 1000, seed
+        edges = solver.root.edges
+        assert edges["A"].lo == edges["A"].hi == 0.5
+        assert edges["B"].lo == edges["B"].hi == pytest.approx(discount * 0.6, abs=1e-15)
+
+
+class Grab(Game):
+    """Player 0 may 'grab' (+0.5 to them now), after which player 1 ends the game
+    with +0.1 to themselves, or 'pass' (0), after which player 1 ends it with +0.2.
+
+    Every game ends in a positive reward for player 1, yet player 0's return is
+    0.5 - 0.1 = 0.4 after 'grab': a reward before the end makes results returns.
+    """
+
+    def initial_state(self):
+        return "start"
+
+    def actions(self, s):
+        return ["grab", "pass"] if s == "start" else ["end"]
+
+    def transition(self, s, a, rng):
+        return {"grab": "grabbed", "pass": "passed", "end": "over-" + s}[a]
+
+    def reward(self, s, a, t):
+        return {"grab": 0.5, "pass": 0.0, "end": 0.1 if s == "grabbed" else 0.2}[a]
+
+    def is_terminal(self, s):
+        return s.startswith("over")
+
+    def to_play(self, s):
+        return 0 if s == "start" else 1
+
+
+def test_mcts_solver_game_with_rewards_before_the_end():
+    # Before the fix: player 1's positive final rewards made every line a "proven
+    # win" for player 1, so the root was a proven loss for player 0
+    for seed in range(20):
+        res = StatefulSolver(Grab(), mcts_solver=True, seed=seed).run_tree_search(iterations=500)
+        assert res.proven == 0, seed
+        assert res.action == "grab" and res.value == pytest.approx(0.4, abs=1e-15), seed
+
+
+def nim_negamax(heap, discount):
+    """Exact discounted value of Nim (take 1 or 2, last stone wins +1) for the mover."""
+    values = [0.0] * (heap + 1)
+    for h in range(1, heap + 1):
+        values[h] = max(1.0 if h == k else -discount * values[h - k] for k in (1, 2) if k <= h)
+    return values
+
+
+def assert_bounds_hold(solver, exact_of):
+    """Every node's and edge's bounds hold the exact value ``exact_of(state)`` (mover's
+    frame), with equality when solved; returns the number of solved edges."""
+    seen, stack, solved = set(), [solver.root], 0
+    while stack:
+        node = stack.pop()
+        if id(node) in seen or node.terminal:
+            continue
+        seen.add(id(node))
+        v = exact_of(node.state)
+        assert node.lo - 1e-12 <= v <= node.hi + 1e-12, (node.state, node.lo, node.hi, v)
+        if node.lo == node.hi:
+            assert node.lo == pytest.approx(v, abs=1e-12), node.state
+        for edge in node.edges.values():
+            (child, reward), = edge.outcomes.values()
+            mine = reward * (1 if edge.player == 0 else -1)
+            if not child.terminal:
+                sign = 1 if child.player == edge.player else -1
+                mine += solver.discount * sign * exact_of(child.state)
+            assert edge.lo - 1e-12 <= mine <= edge.hi + 1e-12, (node.state, edge.action)
+            if edge.lo == edge.hi:
+                solved += 1
+                assert edge.lo == pytest.approx(mine, abs=1e-12), (node.state, edge.action)
+            stack.append(child)
+    return solved
+
+
+@pytest.mark.parametrize("discount", [1.0, 0.9, 0.5])
+@pytest.mark.parametrize("heap", [2, 4, 6, 7, 9])
+def test_mcts_solver_nim_bounds_hold_the_exact_value(heap, discount):
+    exact = nim_negamax(heap, discount)
+    for seed in range(3):
+        solver = StatefulSolver(Nim(heap), mcts_solver=True, transpositions=True,
+                                discount_factor=discount, seed=seed)
+        res = solver.run_tree_search(iterations=5000)
+        assert res.proven == (1 if exact[heap] > 0 else -1)
+        if res.value is not None:
+            assert res.value == pytest.approx(exact[heap], abs=1e-12)
+        assert assert_bounds_hold(solver, lambda s: exact[s[0]]) > 0
+
+
+class BoundedNim(Nim):
+    def value_bounds(self):
+        return (-1.0, 1.0)
+
+
+@pytest.mark.parametrize("heap", [4, 5, 6, 7, 9, 10])
+def test_mcts_solver_nim_exact_value_with_bounds(heap):
+    # undiscounted, every win is worth 1 = the declared maximum: the exact value is
+    # proven together with the result, and the proven move keeps it
+    exact = nim_negamax(heap, 1.0)
+    solver = StatefulSolver(BoundedNim(heap), mcts_solver=True, transpositions=True, seed=0)
+    res = solver.run_tree_search(iterations=20000)
+    assert res.value == exact[heap] == res.proven
+    assert res.iterations < 20000
+    if res.value > 0:
+        assert exact[heap - res.action] == -1.0
+    assert assert_bounds_hold(solver, lambda s: exact[s[0]]) > 0
