@@ -31,16 +31,19 @@ are kept, each exact:
   :attr:`SearchResult.value <playout.mcts.result.SearchResult.value>` is its
   value and the action an exact maximiser.  An action whose ``hi`` is below its
   node's ``lo`` is provably worse than another and is no longer selected nor
-  recommended; a descent stops at a solved node and backs up its exact value.
+  recommended; a descent stops at a solved node and backs up its exact value,
+  and every return backed up through a node is first clipped to its bounds.
 * **Win / loss** (two-player zero-sum :class:`~playout.mdp.Game` s whose
   rewards are paid only when the game ends): MCTS-Solver proper (Winands,
   Bjornsson & Saito, "Monte-Carlo Tree Search Solver", CG 2008).  The result of
   a game is the sign of the reward of the move that ends it; a node is a proven
   win for the player to move if one action leads to a proven win for them, a
   proven loss if every action leads to a proven loss.  This proves the *result*
-  whatever the discount factor (with ``g < 1`` the exact value also depends on
-  how fast the win comes, which the first kind proves).  The search stops once
-  the root's result is proven, and plays a proven win.  A reward paid before the
+  whatever the discount factor.  With ``g < 1`` the exact value also depends on
+  how fast the win comes, which only the first kind proves; the search stops
+  once the root's result is proven (``SearchResult.value`` is then set only if
+  the exact value was proven by then) and plays a proven win, the one with the
+  best proven value.  A reward paid before the
   end of a game (a non-terminal transition with a non-zero reward) switches this
   kind off for the rest of the search, since the result then is the return, and
   only the first kind applies.  One-player MDPs have no "win": a reward of 0.1
