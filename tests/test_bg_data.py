@@ -20,7 +20,7 @@ SAGE = SHARED / "data" / "backgammon" / "bgsage"
 data = pytest.mark.skipif(not SAGE.exists(), reason="shared bgsage data not present")
 
 TINY = dict(selfplay_games=3, per_game=2, family_games=1, backgame_starts=2, snake=False, exits=1,
-            seed=5)
+            bgsage_boards=2, seed=5)
 
 
 @pytest.fixture(scope="module")
@@ -51,12 +51,12 @@ def test_selfplay_game_is_seeded_and_legal():
 
 
 @data
-def test_plan_is_deterministic_deduplicated_and_grows(tiny_plan):
+def test_plan_is_deterministic_deduplicated_and_grows(tiny_plan, sage_rows):
     again = D.plan(**TINY)
     assert again == tiny_plan
     keys = [t["key"] for t in tiny_plan]
     assert len(set(keys)) == len(keys)
-    assert {t["source"] for t in tiny_plan} == {"family", "exit", "family-selfplay", "selfplay"}
+    assert {t["source"] for t in tiny_plan} == {"family", "exit", "family-selfplay", "bgsage-board", "selfplay"}
     assert all(t["key"] == D.board_key(t["board"]) for t in tiny_plan)
     # exit successors have left their family; family-selfplay positions are still in it
     for t in tiny_plan:
@@ -64,6 +64,10 @@ def test_plan_is_deterministic_deduplicated_and_grows(tiny_plan):
             assert not in_family(t["family"], t["board"])
         if t["source"] == "family-selfplay":
             assert in_family(t["family"], t["board"])
+    # bgsage-board positions are the published boards of bgsage's cubeful rollouts, on roll
+    published = {k for k, r in sage_rows if r["source"] == "bgsage-cubeful"}
+    mine = [t["key"] for t in tiny_plan if t["source"] == "bgsage-board"]
+    assert len(mine) == 2 and set(mine) <= published
     bigger = D.plan(**dict(TINY, selfplay_games=6))
     assert set(keys) < {t["key"] for t in bigger}
 

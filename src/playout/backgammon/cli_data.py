@@ -25,6 +25,8 @@ _plan_options = [
     click.option("--no-snake", is_flag=True, help="Leave out the snake family's starting positions."),
     click.option("--exits", type=click.IntRange(min=0), default=2, show_default=True,
                  help="Exit successors per family position."),
+    click.option("--bgsage-boards", type=click.IntRange(min=0), default=0, show_default=True,
+                 help="Boards taken from bgsage's cubeful-pr-rollouts.jsonl (labelled by us)."),
     click.option("--explore", type=click.FloatRange(0, 1), default=0.0, show_default=True,
                  help="Chance of a random play per self-play half-move."),
     click.option("--seed", type=int, default=1, show_default=True),
@@ -39,13 +41,14 @@ def plan_options(f):
     return f
 
 
-def _plan(selfplay_games, per_game, family_games, backgame_starts, no_snake, exits, explore, seed,
-          shared, evaluator="net"):
+def _plan(selfplay_games, per_game, family_games, backgame_starts, no_snake, exits, bgsage_boards,
+          explore, seed, shared, evaluator="net"):
     from . import data as D
 
     try:
         return D.plan(selfplay_games=selfplay_games, per_game=per_game, family_games=family_games,
                       backgame_starts=backgame_starts, snake=not no_snake, exits=exits,
+                      bgsage_boards=bgsage_boards,
                       explore=explore, seed=seed, shared=shared,
                       evaluator=D._evaluator(evaluator))
     except (D.DataError, ValueError) as exc:

@@ -23,6 +23,9 @@ source in this order):
   These are the candidate plays of a benchmark decision that leave the family.
 * ``family-selfplay``: positions of 1-ply self-play games from the family starts (``per_game``
   random pre-roll positions of each game that are still in the family).
+* ``bgsage-board``: boards of bgsage's ``cubeful-pr-rollouts.jsonl`` (evenly spaced lines; the
+  published post-move board flipped to the side on roll), labelled by us: the rows that
+  bgsage's own rollout of the same board checks (:func:`bgsage_rows`).
 * ``selfplay``: ``per_game`` random pre-roll positions of each 1-ply self-play game of our
   engine from the opening (standard opening roll), so every game phase occurs as often as
   it does in play: opening, middle game, bear-in, bear-off.
@@ -91,7 +94,9 @@ from playout.jitcache import flush_stale_caches, siblings
 
 FORMAT = 1
 #: Row sources, in dedup priority order (a board planned twice keeps the first).
-SOURCES = ("family", "exit", "family-selfplay", "selfplay", "bgsage-backgame", "bgsage-cubeful")
+SOURCES = ("family", "exit", "family-selfplay", "bgsage-board", "selfplay", "bgsage-backgame",
+           "bgsage-cubeful")
+_PLANNED = SOURCES[:5]  # the sources :func:`plan` draws; the last two are bgsage's labels
 #: The families a row is tagged with (:mod:`playout.backgammon.families`).
 FAMILIES = ("snake", "backgame", "massive-backgame", "containment")
 #: Longest self-play game kept (half-moves); a 1-ply game is ~55 half-moves, the longest
@@ -229,7 +234,8 @@ def _read_backgame_boards(path: Path, k: int) -> list[tuple[int, np.ndarray]]:
 
 
 def plan(*, selfplay_games: int = 0, per_game: int = 3, family_games: int = 1,
-         backgame_starts: int = 0, snake: bool = True, exits: int = 2, seed: int = 1,
+         backgame_starts: int = 0, snake: bool = True, exits: int = 2, bgsage_boards: int = 0,
+         seed: int = 1,
          explore: float = 0.0, evaluator=None, shared: str | os.PathLike | None = None
          ) -> list[dict]:
     """The positions to label, deduplicated, as tasks ``{"key", "board", "source", "family"}``.
@@ -246,6 +252,7 @@ def plan(*, selfplay_games: int = 0, per_game: int = 3, family_games: int = 1,
             (each with either side on roll).
         snake: take the 74 snake starting positions (each with either side on roll).
         exits: exit successors per family position (one seeded roll).
+        bgsage_boards: boards taken from bgsage's ``cubeful-pr-rollouts.jsonl``.
         explore: chance of a random play per half-move in the self-play games.
         shared: bgsage's data folder (default ``../shared/data/backgammon/bgsage``).
 
@@ -258,7 +265,7 @@ def plan(*, selfplay_games: int = 0, per_game: int = 3, family_games: int = 1,
 
     ev = evaluator or get_evaluator("net")
     shared = Path(shared) if shared is not None else SHARED_BGSAGE
-    streams: dict[str, list[tuple[np.ndarray, str | None]]] = {s: [] for s in SOURCES[:4]}
+    streams: dict[str, list[tuple[np.ndarray, str | None]]] = {s: [] for s in _PLANNED}
 
     starts: list[tuple[np.ndarray, str]] = []
     if snake:
@@ -294,6 +301,14 @@ def plan(*, selfplay_games: int = 0, per_game: int = 3, family_games: int = 1,
             for j in sorted(rng.choice(len(out), min(exits, len(out)), replace=False).tolist()):
                 streams["exit"].append((flip(out[j]), fam))
 
+    if bgsage_boards > 0:
+        path = shared / CUBEFUL_ROLLOUTS
+        lines = _read_text(path).splitlines()
+        picks = np.linspace(0, len(lines) - 1, min(bgsage_boards, len(lines))).astype(int)
+        for i in sorted(set(picks.tolist())):
+            board, _, _, _ = _parse_cubeful_line(lines[i], path, i + 1)
+            streams["bgsage-board"].append((flip(board), None))
+
     for g in range(selfplay_games):
         s = np.random.SeedSequence([seed, 1, g])
         game = game_positions(ev, STARTING_BOARD, int(s.generate_state(1)[0]), opening=True,
@@ -305,7 +320,7 @@ def plan(*, selfplay_games: int = 0, per_game: int = 3, family_games: int = 1,
 
     seen: set[str] = set()
     per_source: list[list[dict]] = []
-    for src in SOURCES[:4]:
+    for src in _PLANNED:
         rows = []
         for b, fam in streams[src]:
             key = board_key(b)
@@ -546,6 +561,24 @@ def _parse_backgame_line(line: str, path, n: int) -> tuple[np.ndarray, np.ndarra
     return board, probs
 
 
+def _parse_cubeful_line(line: str, path, n: int):
+    """(post-move board, probabilities, equity or None, se or None) of one published record."""
+    try:
+        rec = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
+    try:
+        board = as_board(rec["board"])
+        probs = [float(x) for x in rec["probs"]]
+        if len(probs) != 5:
+            raise ValueError("expected 5 probabilities")
+    except KeyError as exc:
+        raise DataError(f"{path}:{n}: field {exc.args[0]!r} missing") from None
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"{path}:{n}: {exc}") from None
+    return board, probs, rec.get("equity"), rec.get("se")
+
+
 def _to_side_on_roll(board, probs) -> tuple[np.ndarray, np.ndarray]:
     """A post-move board and the mover's probabilities -> the pre-roll board of the side to
     act next and *its* probabilities (flip the board, swap wins and losses)."""
@@ -591,22 +624,9 @@ def bgsage_rows(shared: str | os.PathLike | None = None) -> Iterator[tuple[str, 
             yield row(board, probs, "bgsage-backgame", BACKGAME_ROLLOUTS, n)
     path = shared / CUBEFUL_ROLLOUTS
     for n, line in enumerate(_read_text(path).splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
-        try:
-            board = as_board(rec["board"])
-            probs = [float(x) for x in rec["probs"]]
-            if len(probs) != 5:
-                raise ValueError("expected 5 probabilities")
-        except KeyError as exc:
-            raise DataError(f"{path}:{n}: field {exc.args[0]!r} missing") from None
-        except (TypeError, ValueError) as exc:
-            raise DataError(f"{path}:{n}: {exc}") from None
-        yield row(board, probs, "bgsage-cubeful", CUBEFUL_ROLLOUTS, n, rec.get("equity"), rec.get("se"))
+        if line.strip():
+            board, probs, eq, se = _parse_cubeful_line(line, path, n)
+            yield row(board, probs, "bgsage-cubeful", CUBEFUL_ROLLOUTS, n, eq, se)
 
 
 def load(paths: Iterable, *, bgsage: bool = False, shared=None) -> dict[str, dict]:
