@@ -47,7 +47,7 @@ def _net_with_shot_weights() -> NeuralNet:
 def test_incremental_evaluation_equals_full_evaluation(which):
     net = NeuralNet() if which == "shipped" else _net_with_shot_weights()
     args = net.kernel_args()
-    ws = new_workspace(net.W2)
+    ws = new_workspace(net.W2, args[5])  # with the bear-off database, as the rollouts
     boards_c, probs_c, count = ws[5], ws[6], ws[8]
     rows = np.zeros(21, dtype=np.int64)
     moves = np.empty((MAX_MOVES, 26), dtype=np.int8)

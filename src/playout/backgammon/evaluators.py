@@ -14,8 +14,18 @@ has borne off all 15) gets its exact outcome.
   ``gnubg`` and ``bgsage`` nets (optional extras), for comparison.
 
 Numba kernels (search, rollouts, matches) take an evaluator's
-:meth:`Evaluator.kernel_args` -- ``(kind, W1, b1, W2, b2, pub_race,
-pub_contact)`` with kind 0 = net, 1 = pubeval -- and call :func:`eval_kernel`.
+:meth:`Evaluator.kernel_args` -- ``(kind, W1, b1, W2, b2, pr, pc)`` with
+kind 0 = net, 1 = pubeval -- and call :func:`eval_kernel`.  For pubeval
+``pr``/``pc`` are its race and contact weights; for the net ``pr`` is the
+one-sided bear-off database (:func:`playout.backgammon.bearoff.database`, a
+flat ``float64[bearoff.DB_LEN]``; any other length, e.g. ``zeros(122)``, means
+none) and ``pc`` is unused.
+
+Position classes (:func:`playout.backgammon.classes.position_class`, gnubg's
+scheme): a finished game gets its exact result; for the net, a pure bear-off
+(both sides' checkers all in their home boards) is answered by the bear-off
+database (gnubg's ``BEAROFF1`` evaluation); a race by the race net; the rest by
+the contact net.
 """
 
 from __future__ import annotations
@@ -27,7 +37,10 @@ import numpy as np
 from numba import njit
 
 from playout.backgammon import net as _net
+from playout.backgammon.bearoff import DB_LEN, bearoff_probs
+from playout.backgammon.bearoff import database as bearoff_database
 from playout.backgammon.board import checkers_off, game_result, is_race
+from playout.backgammon.classes import is_bearoff
 from playout.jitcache import flush_stale_caches, siblings
 
 DATA = Path(str(resources.files("playout.backgammon") / "data"))
@@ -86,12 +99,18 @@ def _pubeval(race, contact, b, flipped):
 
 @njit(cache=True)
 def eval_kernel(kind, W1, b1, W2, b2, pr, pc, b, x, h, out):
-    """Five probabilities for the side to act in pre-roll ``b`` (kind 0 net, 1 pubeval)."""
+    """Five probabilities for the side to act in pre-roll ``b`` (kind 0 net, 1 pubeval).
+
+    With the net, a pure bear-off is looked up in the database ``pr`` (if it is one).
+    """
     r = game_result(b)
     if r != 0:
         _net.terminal_probs(r, out)
         return
     if kind == 0:
+        if pr.shape[0] == DB_LEN and is_bearoff(b):
+            bearoff_probs(pr, b, False, out)
+            return
         _net.encode(b, x)
         _net.forward(W1, b1, W2, b2, 1 if is_race(b) else 0, x, h, out)
         _net.sanitize(out)
@@ -112,6 +131,10 @@ def eval_after_move(kind, W1, b1, W2, b2, pr, pc, m, x, h, tmp, out):
         _net.terminal_probs(r, out)
         return
     if kind == 0:
+        if pr.shape[0] == DB_LEN and is_bearoff(m):
+            bearoff_probs(pr, m, True, tmp)
+            _net.invert(tmp, out)
+            return
         _net.encode_flipped(m, x)
         _net.forward(W1, b1, W2, b2, 1 if is_race(m) else 0, x, h, tmp)
         _net.sanitize(tmp)
@@ -174,6 +197,7 @@ class Evaluator:
         return f"{type(self).__name__}({self.name})"
 
 
+_NO_DB = np.zeros(122)  # the net's unused pubeval slots (not DB_LEN long: no database)
 _DUMMY_W = (np.zeros((2, 1, 1)), np.zeros((2, 1)), np.zeros((2, 1, 5)), np.zeros((2, 5)))
 
 
@@ -203,9 +227,16 @@ class PubEval(Evaluator):
 
 
 class NeuralNet(Evaluator):
-    """Our contact + race network (see :mod:`playout.backgammon.net`), loaded from ``.npz``."""
+    """Our contact + race network (see :mod:`playout.backgammon.net`), loaded from ``.npz``.
 
-    def __init__(self, path: Path | str | None = None):
+    With ``bearoff`` (the default) pure bear-offs are answered by the one-sided bear-off
+    database (:mod:`playout.backgammon.bearoff`, built and cached on first use, ~2 s).
+    """
+
+    bearoff = True
+
+    def __init__(self, path: Path | str | None = None, bearoff: bool = True):
+        self.bearoff = bool(bearoff)
         self.path = Path(path) if path else DEFAULT_NET
         if not self.path.exists():
             raise ValueError(f"{self.path}: network file not found")
@@ -214,8 +245,9 @@ class NeuralNet(Evaluator):
         self.hidden = self.W1.shape[2]
 
     @classmethod
-    def from_arrays(cls, W1, b1, W2, b2, name="net"):
+    def from_arrays(cls, W1, b1, W2, b2, name="net", bearoff: bool = True):
         self = cls.__new__(cls)
+        self.bearoff = bool(bearoff)
         self.path = None
         self.W1, self.b1, self.W2, self.b2 = (np.ascontiguousarray(a, dtype=np.float64)
                                               for a in (W1, b1, W2, b2))
@@ -225,7 +257,10 @@ class NeuralNet(Evaluator):
         return self
 
     def kernel_args(self):
-        return (0, self.W1, self.b1, self.W2, self.b2, np.zeros(122), np.zeros(122))
+        # the database is fetched per call (loaded once per process), not kept on the object,
+        # so a pickled evaluator sent to a worker process stays small
+        db = bearoff_database() if self.bearoff else _NO_DB
+        return (0, self.W1, self.b1, self.W2, self.b2, db, _NO_DB)
 
     def evaluate(self, boards) -> np.ndarray:
         b = _as_boards(boards)
@@ -331,4 +366,5 @@ def get_evaluator(name: str | None = None) -> Evaluator:
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "net.py", "features.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "net.py", "features.py", "bearoff.py",
+                                       "classes.py"))

@@ -18,9 +18,11 @@ opponent's never change during the mover's play (hits take blots only).
 
 Distinct post-move boards are evaluated once per half-move across the 21
 rolls (a hash table keyed by the Zobrist hash the generator keeps, boards
-compared in full).  A play that ends the game gets its exact result, and a
-play that turns a contact position into a race is evaluated in full by the
-race net (the accumulator holds the contact net's sums).
+compared in full).  A play that ends the game gets its exact result, a play
+that turns a contact position into a race is evaluated in full by the race net
+(the accumulator holds the contact net's sums), and with a bear-off database in
+the workspace a pure bear-off is looked up there
+(:mod:`playout.backgammon.bearoff`, as :func:`eval_after_move` does).
 
 Results equal :func:`playout.backgammon.search.best_reply` with
 :func:`playout.backgammon.evaluators.eval_after_move` up to float rounding
@@ -34,7 +36,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from playout.backgammon.bearoff import DB_LEN
 from playout.backgammon.board import is_race
+from playout.backgammon.classes import is_bearoff
 from playout.backgammon.evaluators import eval_after_move
 from playout.backgammon.features import shot_inputs
 from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
@@ -66,11 +70,16 @@ _MY_RUN = 101 + 100
 
 
 @njit(cache=True)
-def new_workspace(W2):
+def new_workspace(W2, db=None):
     """Work arrays for :func:`best_plays` with output weights ``W2[2, H, 5]`` (reusable).
 
+    ``db``: the net's bear-off database (the ``pr`` of its kernel arguments,
+    :func:`playout.backgammon.bearoff.database`); omitted, every position is left
+    to the net.
+
     ``(acc[5, H], st[5, 2], ctx[4], table[16384], hashes[R], boards[R, 26],
-    probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[N_INPUTS], rec[5, 5], W2T, fb[4])``:
+    probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[N_INPUTS], rec[5, 5], W2T, fb[4],
+    db)``:
     accumulators and integer state (checkers off, made-points bitmask) per
     depth, the base's net / hand features / opponent's rearmost point, the
     half-move cache (``R = CACHE_CAP + 23``; the rows past ``CACHE_CAP`` are
@@ -78,8 +87,12 @@ def new_workspace(W2):
     depth the step taken (source, die, count on the source and on the
     destination before it, whether that depth's accumulator is up to date), and
     ``W2T[2, 5, H]`` (``W2`` transposed, contiguous; :func:`refresh_workspace` after
-    the weights change), and the base board's shot inputs.
+    the weights change), the base board's shot inputs, and the database (or an empty array).
     """
+    if db is None:
+        bo = np.zeros(0)
+    else:
+        bo = db
     H = W2.shape[1]
     W2T = np.empty((2, 5, H))
     for m in range(2):
@@ -90,7 +103,7 @@ def new_workspace(W2):
             np.full(_TSIZE, -1, dtype=np.int32), np.zeros(_ROWS, dtype=np.uint64),
             np.zeros((_ROWS, 26), dtype=np.int8), np.zeros((_ROWS, 5)), np.zeros(_ROWS),
             np.zeros(1, dtype=np.int64), np.zeros(H), np.zeros(5), np.zeros(N_INPUTS),
-            np.zeros((5, 5), dtype=np.int64), W2T, np.zeros(4))
+            np.zeros((5, 5), dtype=np.int64), W2T, np.zeros(4), bo)
 
 
 @njit(cache=True)
@@ -254,7 +267,7 @@ def _probe(w, z, table, hashes, boards):
 
 @njit(cache=True, inline="always")
 def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
-              probs, eqs, counts, hid, raw, x, fb):
+              probs, eqs, counts, hid, raw, x, fb, db):
     """Evaluate post-move board ``w`` (depth ``lv``, not in the cache) and store it; its row."""
     n = counts[0]
     if n >= CACHE_CAP:
@@ -270,9 +283,11 @@ def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
     for lo in range(1, lv + 1):
         if rec[lo, 4] == 0:
             _step(W1, net, acc, st, rec, lo)
-    if st[lv, 0] == 15 or (net == 0 and _leaf_is_race(w, ctx[3])):
-        # game over, or contact broken: the exact result / the race net in full
-        eval_after_move(0, W1, b1, W2, b2, x, x, w, x, hid, raw, raw)
+    if (st[lv, 0] == 15 or (net == 0 and _leaf_is_race(w, ctx[3]))
+            or (net == 1 and db.shape[0] == DB_LEN and is_bearoff(w))):
+        # game over, contact broken or a pure bear-off: the exact result / the race net in
+        # full / the bear-off database (eval_after_move looks a bear-off up in db, if given)
+        eval_after_move(0, W1, b1, W2, b2, db, x, w, x, hid, raw, raw)
         for k in range(5):
             probs[j, k] = raw[k]
     else:
@@ -299,7 +314,7 @@ def _keep(j, best, bi, boards, probs, eqs):
 
 @njit(cache=True, _nrt=False)
 def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
-               probs, eqs, counts, hid, raw, x, fb):
+               probs, eqs, counts, hid, raw, x, fb, db):
     """Cache row of the best 1-ply play of dice ``d1 d2`` from pre-move ``w`` (restored on return).
 
     Traverses the plays exactly as :func:`playout.backgammon.moves.legal_moves_core`;
@@ -345,28 +360,28 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                         j, slot = _probe(w, z4, table, hashes, boards)
                         if j < 0:
                             j = _new_leaf(w, z4, slot, 4, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
+                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                         best, bi = _keep(j, best, bi, boards, probs, eqs)
                         _undo(w, s4, d, h4)
                     if depth == 3:
                         j, slot = _probe(w, z3, table, hashes, boards)
                         if j < 0:
                             j = _new_leaf(w, z3, slot, 3, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
+                                          table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                         best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s3, d, h3)
                 if depth == 2:
                     j, slot = _probe(w, z2, table, hashes, boards)
                     if j < 0:
                         j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                 _undo(w, s2, d, h2)
             if depth == 1:
                 j, slot = _probe(w, z1, table, hashes, boards)
                 if j < 0:
                     j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                  table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
+                                  table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                 best, bi = _keep(j, best, bi, boards, probs, eqs)
             _undo(w, s1, d, h1)
         if depth > 0:
@@ -390,7 +405,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                     j, slot = _probe(w, z2, table, hashes, boards)
                     if j < 0:
                         j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s2, c, h2)
                 _undo(w, s1, a, h1)
@@ -405,7 +420,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                     j, slot = _probe(w, z1, table, hashes, boards)
                     if j < 0:
                         j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
+                                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s1, a, h1)
             if bi >= 0:
@@ -414,7 +429,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
     j, slot = _probe(w, z0, table, hashes, boards)
     if j < 0:
         j = _new_leaf(w, z0, slot, 0, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
-                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb)
+                      table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
     best, bi = _keep(j, -1e18, -1, boards, probs, eqs)
     return bi
 
@@ -485,7 +500,7 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
     probabilities ``ws[6][row]``, its cubeless equity ``ws[7][row]``; rows stay
     valid until the next call.
     """
-    acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T, fb = ws
+    acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T, fb, db = ws
     _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x)
     for i in range(4):
         fb[i] = x[N_BASE_INPUTS + i] if x.shape[0] > N_BASE_INPUTS else 0.0
@@ -493,16 +508,17 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
     z0 = _hash(w)
     if not all_rolls:
         rows[0] = _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
-                             boards, probs, eqs, counts, hid, raw, x, fb)
+                             boards, probs, eqs, counts, hid, raw, x, fb, db)
         return
     k = 0
     for a in range(1, 7):
         for c in range(1, a + 1):
             r = _best_roll(w, z0, a, c, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
-                           boards, probs, eqs, counts, hid, raw, x, fb)
+                           boards, probs, eqs, counts, hid, raw, x, fb, db)
             rows[k] = park(r, k, boards, probs, eqs)
             k += 1
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "features.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py",
+                                       "features.py", "bearoff.py", "classes.py"))

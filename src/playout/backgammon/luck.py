@@ -374,7 +374,7 @@ def _rank_roll(w, d1, d2, k, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep
 
 @njit(cache=True, inline="always")
 def _eval_kept(w, z0, q, keep_path, keep_len, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table,
-               hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits):
+               hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits, db):
     """Cache row of kept play ``q`` (evaluated exactly unless in the cache)."""
     n = keep_len[q]
     z = z0
@@ -387,7 +387,7 @@ def _eval_kept(w, z0, q, keep_path, keep_len, acc, st, ctx, rec, W1, b1, W2, b2,
     j, slot = _probe(w, z, table, hashes, boards)
     if j < 0:
         j = _new_leaf(w, z, slot, n, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
-                      boards, probs, eqs, counts, hid, raw, x, fb)
+                      boards, probs, eqs, counts, hid, raw, x, fb, db)
     for lv in range(n, 0, -1):
         _undo(w, keep_path[q, lv - 1, 0], keep_path[q, lv - 1, 1], hits[lv])
     return j
@@ -395,7 +395,7 @@ def _eval_kept(w, z0, q, keep_path, keep_len, acc, st, ctx, rec, W1, b1, W2, b2,
 
 @njit(cache=True, _nrt=False)
 def _exact_best(w, z0, keep_path, keep_len, nkeep, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table,
-                hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits):
+                hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits, db):
     """Cache row of the exact 1-ply best of the kept plays; the unchanged board if none."""
     best = -1e18
     bi = -1
@@ -403,12 +403,12 @@ def _exact_best(w, z0, keep_path, keep_len, nkeep, acc, st, ctx, rec, W1, b1, W2
         j, slot = _probe(w, z0, table, hashes, boards)
         if j < 0:
             j = _new_leaf(w, z0, slot, 0, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
-                          boards, probs, eqs, counts, hid, raw, x, fb)
+                          boards, probs, eqs, counts, hid, raw, x, fb, db)
         best, bi = _keep(j, best, bi, boards, probs, eqs)
         return bi
     for q in range(nkeep[0]):
         j = _eval_kept(w, z0, q, keep_path, keep_len, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table,
-                       hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits)
+                       hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits, db)
         best, bi = _keep(j, best, bi, boards, probs, eqs)
     return bi
 
@@ -425,7 +425,7 @@ def ranked_luck_plays(W1, b1, W2, b2, board, d1, d2, k, ws, lws, rows):
     the row of the exact 1-ply best play for ``d1 d2`` (the play to make).
     Boards, probabilities and equities of a row as in ``best_plays``.
     """
-    acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T, fb = ws
+    acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T, fb, db = ws
     s, sc, made, off, keep_sc, keep_path, keep_len, path, blots, hm, hits, nh, nkeep = lws
     _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x)
     for i in range(4):
@@ -451,12 +451,12 @@ def ranked_luck_plays(W1, b1, W2, b2, board, d1, d2, k, ws, lws, rows):
             _rank_roll(w, a, c, kk, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep_path,
                        keep_len, path, nkeep)
             r = _exact_best(w, z0, keep_path, keep_len, nkeep, acc, st, ctx, rec, W1, b1, W2, b2,
-                            W2T, table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits)
+                            W2T, table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits, db)
             rows[q] = park(r, q, boards, probs, eqs)
             q += 1
     rows[21] = _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
-                          boards, probs, eqs, counts, hid, raw, x, fb)
+                          boards, probs, eqs, counts, hid, raw, x, fb, db)
 
 
 flush_stale_caches(globals(), siblings(__file__, "incremental.py", "board.py", "moves.py", "net.py",
-                                       "features.py"))
+                                       "features.py", "evaluators.py", "bearoff.py", "classes.py"))

@@ -98,7 +98,7 @@ def _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, se
     """
     np.random.seed(seed)
     H = W1.shape[2]
-    ws = new_inc_workspace(W2)
+    ws = new_inc_workspace(W2, pr)  # pr: our net's bear-off database (or none)
     lws = new_luck_workspace(W1.shape[1])
     rows = np.zeros(22, dtype=np.int64)
     x = np.zeros(W1.shape[1])

@@ -201,4 +201,5 @@ def parse_ply(text: str | int) -> int:
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py", "features.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "net.py", "evaluators.py",
+                                       "features.py", "bearoff.py", "classes.py"))
