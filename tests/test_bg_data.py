@@ -311,3 +311,21 @@ def test_cli_refuses_peer_labels_and_reports_bad_files(tmp_path):
     p = _file(tmp_path, ["{oops"])
     r = CliRunner().invoke(main, ["bg", "data", "stats", str(p)])
     assert r.exit_code == 1 and f"{p}:1: not valid JSON" in r.output and "Traceback" not in r.output
+
+
+@data
+def test_stats_compares_our_labels_with_bgsage_on_the_same_boards(tiny_plan, sage_rows, tmp_path):
+    from playout.cli import main
+
+    tasks = [t for t in tiny_plan if t["source"] == "bgsage-board"]
+    p = tmp_path / "b.jsonl"
+    _label(p, tasks, trials=36)
+    r = CliRunner().invoke(main, ["bg", "data", "stats", str(p), "--against-bgsage"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["rows"] == 2 and out["sources"] == {"bgsage-board": 2}
+    mine = D.read_rows(p)[1]
+    theirs = dict(sage_rows)
+    mae = np.mean([abs(mine[k]["equity"] - theirs[k]["equity"]) for k in mine])
+    assert out["against_bgsage"]["boards"] == 2
+    assert out["against_bgsage"]["mae_equity"] == pytest.approx(mae, abs=1e-4)

@@ -119,14 +119,31 @@ def label_cmd(out, evaluator, trials, truncate, luck, workers, ray_address, limi
 @data.command("stats")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--bgsage", is_flag=True, help="Include bgsage's published rollouts (converted).")
-def stats_cmd(files, bgsage) -> None:
+@click.option("--against-bgsage", is_flag=True,
+              help="Also compare our labels with bgsage's published rollouts of the same boards.")
+def stats_cmd(files, bgsage, against_bgsage) -> None:
     """Rows per source and phase, mean standard error of the equity, held-out share."""
     from . import data as D
 
     try:
         rows = D.load(files, bgsage=bgsage)
+        sage = dict(D.bgsage_rows()) if against_bgsage else {}
     except D.DataError as exc:
         raise click.ClickException(str(exc)) from None
+    extra = {}
+    if against_bgsage:
+        both = [(r, sage[k]) for k, r in rows.items()
+                if k in sage and r["label"].get("engine") != "bgsage-rollout"]
+        if both:
+            import numpy as np
+
+            ours = np.array([r["probs"] for r, _ in both])
+            theirs = np.array([s["probs"] for _, s in both])
+            extra["against_bgsage"] = {
+                "boards": len(both),
+                "mae_equity": round(float(np.mean([abs(r["equity"] - s["equity"]) for r, s in both])), 4),
+                "mean_equity_diff": round(float(np.mean([r["equity"] - s["equity"] for r, s in both])), 4),
+                "mae_probs": [round(float(v), 4) for v in np.abs(ours - theirs).mean(axis=0)]}
     by = Counter(r["source"] for r in rows.values())
     ph = Counter(r["phase"] for r in rows.values())
     ses = [r["equity_se"] for r in rows.values() if r.get("equity_se") is not None]
@@ -134,7 +151,7 @@ def stats_cmd(files, bgsage) -> None:
     click.echo(json.dumps({"rows": len(rows), "sources": dict(sorted(by.items())),
                            "phases": dict(sorted(ph.items())),
                            "mean_equity_se": round(sum(ses) / len(ses), 5) if ses else None,
-                           "holdout": hold}))
+                           "holdout": hold, **extra}))
 
 
 @data.command("export")
