@@ -102,3 +102,22 @@ def test_client_errors_name_the_engine_and_the_command(fake):
     with pytest.raises(GtpError, match=r"^engine E: (exited during 'name'|exited before 'name')$"):
         g.send("name")
     g.close()
+
+
+def test_a_corrupt_results_file_is_one_line_naming_file_and_line(fake, tmp_path):
+    """A torn last line (a killed writer) is cut and the game replayed; a corrupt line before
+    it is a one-line error with FILE:LINE, not a traceback."""
+    from click.testing import CliRunner
+
+    from playout.cli import main
+
+    out = tmp_path / "m.jsonl"
+    play_match(fake, fake, 2, out, referee=fake, log=lambda *a: None)
+    good = out.read_text()
+    out.write_text(good + '{"key": "9x9-k7.0-g2", "a_bl')  # torn tail
+    s = play_match(fake, fake, 2, out, referee=fake, log=lambda *a: None)
+    assert out.read_text() == good and s["games"] == 2
+    out.write_text("not json\n" + good)
+    res = CliRunner().invoke(main, ["go", "match", fake, fake, "--games", "2", "--out", str(out)])
+    assert res.exit_code == 1
+    assert f"{out}:1: not valid JSON" in res.output and "Traceback" not in res.output

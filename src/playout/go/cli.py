@@ -235,7 +235,7 @@ def crosscheck(games, size, seed, rules, timeout):
                    "stops  [default: 300]")
 def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout):
     """Play ENGINE_A vs ENGINE_B (GTP command lines), colours alternated."""
-    from playout.go.match import GtpError, play_match
+    from playout.go.match import GtpError, MatchFileError, play_match
 
     na = names.split(",")
     if len(na) != 2:
@@ -243,6 +243,6 @@ def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout
     try:
         s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]),
                        log=click.echo, transcript_path=transcript, timeout=timeout)
-    except GtpError as exc:
+    except (GtpError, MatchFileError) as exc:
         raise UserError(str(exc)) from None
     click.echo(json.dumps(s))

@@ -330,15 +330,38 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
     return {"winner": winner, "result": result, "moves": moves}
 
 
+class MatchFileError(ValueError):
+    """A match results file that cannot be resumed from (names the file and line)."""
+
+
 def _read_match(out: Path) -> dict[str, dict]:
-    """Finished games of a match file by key (an unfinished game's record is skipped: replayed)."""
+    """Finished games of a match file by key (an unfinished game's record is skipped: replayed).
+
+    A torn last line (a killed writer: no final newline) is cut off the file, as
+    :func:`playout.executor.load_results` does.  Raises :class:`MatchFileError` naming the
+    file and line for a corrupt line before the last or a record without its ``key``.
+    """
     done: dict[str, dict] = {}
-    if out.exists():
-        for line in out.read_text().splitlines():
-            if line.strip():
-                rec = json.loads(line)
-                if not rec.get("unfinished"):
-                    done[rec["key"]] = rec
+    if not out.exists():
+        return done
+    raw = out.read_bytes()
+    if raw and not raw.endswith(b"\n"):
+        cut = raw.rfind(b"\n") + 1
+        with open(out, "r+b") as fh:
+            fh.truncate(cut)
+        raw = raw[:cut]
+    for lineno, line in enumerate(raw.decode("utf-8", errors="replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise MatchFileError(f"{out}:{lineno}: not valid JSON ({exc.msg}); "
+                                 f"fix or remove the line, or use another --out file") from None
+        if not isinstance(rec, dict) or "key" not in rec:
+            raise MatchFileError(f"{out}:{lineno}: a game record needs a 'key'")
+        if not rec.get("unfinished"):
+            done[rec["key"]] = rec
     return done
 
 
