@@ -119,5 +119,5 @@ def test_a_corrupt_results_file_is_one_line_naming_file_and_line(fake, tmp_path)
     assert out.read_text() == good and s["games"] == 2
     out.write_text("not json\n" + good)
     res = CliRunner().invoke(main, ["go", "match", fake, fake, "--games", "2", "--out", str(out)])
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # UserError: a bad file
     assert f"{out}:1: not valid JSON" in res.output and "Traceback" not in res.output
