@@ -211,3 +211,16 @@ def test_strings_and_liberties_stay_exact_through_random_suicides():
                 played += 1
                 assert len(b.stones(3 - b.to_move)) < before  # the mover lost stones
     assert played > 0
+
+
+def test_search_after_a_suicide():
+    # the playout kernels read the last move's point as a stone: after a suicide the board
+    # has no last move (M_LAST -1, as at the start).  With the empty point left there, searches
+    # from this position crashed the process (a segmentation fault in about 1 seed of 8).
+    from playout.go.rules import M_LAST
+
+    b = _board(5, "tromp-taylor", SUICIDE2 + [("b", "a2")])
+    assert b.S[META, M_LAST] == -1 and b.moves[-1] == (BLACK, gtp_to_point("a2", 5))
+    for seed in range(12):
+        info = Player(load_table(), playouts=50, seed=seed, capacity=50_000).genmove(b, BLACK)
+        assert info.move == PASS or b.is_legal(info.move, BLACK)

@@ -256,6 +256,10 @@ class Board:
         S[META, M_CAPW if c == BLACK else M_CAPB] += len(out)
         S[META, M_NCAP] = 0
         S[META, M_KO] = 0
+        # the playout kernels take the last move's point for a stone (its string, its near
+        # set): after a suicide there is none, so the position reads as one with no last move
+        # (as at the start); the move itself stays in ``moves``
+        S[META, M_LAST] = -1
         _rebuild_strings(S)
         self._suicided = out
         return out
