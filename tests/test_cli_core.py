@@ -94,3 +94,36 @@ def test_play_with_tree_reuse_carries_visits():
     assert r.exit_code == 0
     carried = [int(line.split()[1]) for line in r.output.splitlines() if line.startswith("(reused")]
     assert carried[0] == 0 and all(v > 0 for v in carried[1:])
+
+
+def test_play_reversi_names_the_winner_and_the_disc_score():
+    import re
+
+    r = run("play", "reversi", "-n", "30", "--quiet", "--seed", "3")
+    assert r.exit_code == 0, r.output
+    m = re.fullmatch(r"game over after (\d+) moves: (X \(black\)|O \(white\)) wins \(X (\d+), O (\d+)\); "
+                     r"player 0 reward ([-+]\d\.\d{3})\n", r.output)
+    assert m, r.output
+    winner, black, white, reward = m.group(2), int(m.group(3)), int(m.group(4)), float(m.group(5))
+    assert black != white and (winner == "X (black)") == (black > white)
+    assert reward == round((black - white) / 64, 3)
+
+
+def test_game_result_draw_loss_and_fallback_names():
+    from playout.cli_core import game_result
+    from playout.domains.connect4 import Connect4
+    from playout.domains.reversi import Reversi, ReversiState
+
+    full = ReversiState(tuple([1] * 32 + [2] * 32), 0)  # 32-32 on a full board
+    assert game_result(Reversi(), full, 0.0) == "draw (X 32, O 32)"
+    assert game_result(Reversi(), full, -0.5) == "O (white) wins (X 32, O 32)"
+    # a game without names or a score: players by number, no score
+    assert game_result(Connect4(), Connect4.from_moves("4455667"), 1.0) == "player 0 wins"
+    assert game_result(Connect4(), Connect4.from_moves("4455667"), -1.0) == "player 1 wins"
+
+
+def test_play_connect4_names_the_winner():
+    r = run("play", "connect4", "--engine", "python", "-n", "100", "--quiet")
+    line = r.output.strip()
+    assert line.startswith("game over after ")
+    assert line.split(": ", 1)[1].split(";")[0] in ("player 0 wins", "player 1 wins", "draw"), line

@@ -287,11 +287,35 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
     except MDPError as exc:
         raise click.ClickException(str(exc)) from None
     if isinstance(mdp, Game):
-        end = "game over" if mdp.is_terminal(state) else f"stopped at the {max_steps}-move limit"
-        click.echo(f"{end} after {steps} moves; player 0 reward {total[0]:+.3f}")
+        if mdp.is_terminal(state):
+            click.echo(f"game over after {steps} moves: {game_result(mdp, state, total[0])}; "
+                       f"player 0 reward {total[0]:+.3f}")
+        else:
+            click.echo(f"stopped at the {max_steps}-move limit after {steps} moves; "
+                       f"player 0 reward {total[0]:+.3f}")
     else:
         end = "episode over" if mdp.is_terminal(state) else f"stopped at the {max_steps}-step limit"
         click.echo(f"{end} after {steps} steps; total reward {total[0]:.3f}")
+
+
+def game_result(game: Game, state: Any, return0: float) -> str:
+    """The result of a finished two-player game: ``"<winner> wins"`` or ``"draw"``, then the
+    domain's score in parentheses where it has one.
+
+    The winner is the player whose undiscounted return ``return0`` (player 0's; a
+    :class:`~playout.mdp.Game` is zero-sum) is positive.  Names come from the
+    game's ``player_name(player)`` if it has one (else ``player 0`` / ``player 1``),
+    the score from its ``score_text(state)`` (e.g. Reversi's disc count).
+    """
+    name = getattr(game, "player_name", None) or (lambda p: f"player {p}")
+    if return0 > 0:
+        text = f"{name(0)} wins"
+    elif return0 < 0:
+        text = f"{name(1)} wins"
+    else:
+        text = "draw"
+    score = getattr(game, "score_text", None)
+    return f"{text} ({score(state)})" if score is not None else text
 
 
 @click.command()

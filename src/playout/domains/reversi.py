@@ -209,6 +209,17 @@ class Reversi(Game[ReversiState, int]):
         raise ValueError(f"not a Reversi move (a1..h8 or pass): {text!r}")
 
     @staticmethod
+    def player_name(player: int) -> str:
+        """``"X (black)"`` for player 0, ``"O (white)"`` for player 1 (as :meth:`render` marks them)."""
+        return ("X (black)", "O (white)")[player]
+
+    @staticmethod
+    def score_text(state: ReversiState) -> str:
+        """The disc count, e.g. ``"X 40, O 24"`` (empty squares are not counted)."""
+        black, white = disc_counts(state.cells)
+        return f"X {black}, O {white}"
+
+    @staticmethod
     def render(state: ReversiState) -> str:
         """ASCII board, rank 1 on top: ``X`` black, ``O`` white, ``.`` empty.
 
