@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "go": "playout.go.cli:go",
     "gtp": "playout.go.cli:gtp",
     "bg": "playout.backgammon.cli:bg",
+    "warm-up": "playout.warmup:warm_up",
 }
 
 

@@ -47,3 +47,53 @@ def flush_stale_caches(namespace: dict, dependencies: list[str]) -> int:
         except Exception:  # no index yet (nothing cached), or an unwritable cache dir
             continue
     return flushed
+
+
+def is_cold(*dispatchers, sig: tuple | None = None) -> bool:
+    """Whether calling one of ``dispatchers`` (``@njit(cache=True)`` functions) will compile:
+    it has no machine code in this process yet and numba's on-disk cache holds none that is
+    valid for its current source file (no index, or an index stamped for an older source).
+    With ``sig`` (a tuple of numba types) the cache must hold that signature; without, any.
+
+    False under ``NUMBA_DISABLE_JIT`` (plain functions) and for functions without a cache.
+    Reads numba's cache index (``IndexDataCacheFile._load_index`` and ``Cache._index_key``,
+    numba 0.59-0.68); any error reading it counts as cold.
+    """
+    for d in dispatchers:
+        cache = getattr(d, "_cache", None)
+        cache_file = getattr(cache, "_cache_file", None)
+        if cache_file is None:
+            continue
+        if getattr(d, "overloads", None) and (sig is None or tuple(sig) in d.overloads):
+            continue
+        try:
+            index = cache_file._load_index()
+            if not index:
+                return True
+            if sig is not None and cache._index_key(tuple(sig), d.targetctx.codegen()) not in index:
+                return True
+        except Exception:  # noqa: BLE001 - unreadable index: numba would recompile too
+            return True
+    return False
+
+
+_announced: set[str] = set()
+
+
+def announce_compile(what: str, estimate: str, *dispatchers, sig: tuple | None = None) -> bool:
+    """Print one stderr line before a wait for numba to compile ``what``, once per process.
+
+    ``estimate``: how long it takes on the reference 2-core machine (e.g. ``"~40 s"``), from
+    ``benchmarks/compile_cost.py``.  Nothing is printed when every dispatcher's cache is warm
+    (:func:`is_cold`; ``sig`` as there).  stderr, never stdout: GTP engines and ``--json``
+    output keep stdout clean.  Returns whether it printed.
+    """
+    import sys
+
+    if what in _announced or not is_cold(*dispatchers, sig=sig):
+        return False
+    _announced.add(what)
+    print(f"playout: compiling {what} (first use after an install or an update, {estimate} on "
+          f"2 cores; cached afterwards; `playout warm-up` does it ahead)", file=sys.stderr,
+          flush=True)
+    return True

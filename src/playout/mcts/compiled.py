@@ -52,7 +52,7 @@ from numba.extending import overload
 
 from playout.domains import connect4_nb, gridworld_nb, push_your_luck_nb, reversi_nb, twenty48_nb
 from playout.mcts import nbrng
-from playout.jitcache import flush_stale_caches
+from playout.jitcache import announce_compile, flush_stale_caches
 from playout.mcts.nbrng import randint, seed_state
 from playout.mcts.result import ActionStats, SearchResult
 
@@ -338,6 +338,9 @@ def _kernel_for(dom: int, args: tuple) -> Any:
             fn = _search_kernel
         else:
             sig = (types.literal(dom),) + tuple(typeof(a) for a in args)
+            name = next((k for k, (i, _) in DOMAINS.items() if i == dom), str(dom))
+            announce_compile(f"the MCTS search kernel for {name}", "2-10 s", _search_kernel,
+                             sig=sig)
             fn = _search_kernel.compile(sig)
         _KERNELS[dom] = fn
     return fn
