@@ -352,8 +352,9 @@ def shot_inputs(b, x, base, flipped):
     A hits O (hit, loss), then O hits A (hit, loss).  With ``flipped`` the encoded
     board is ``flip(b)`` (the opponent of ``b``'s mover is to act).
     """
-    h1, l1 = shot_stats(b, not flipped)
-    h2, l2 = shot_stats(b, flipped)
+    # np.bool_: one specialisation of shot_stats (a literal True/False compiles one each)
+    h1, l1 = shot_stats(b, np.bool_(not flipped))
+    h2, l2 = shot_stats(b, np.bool_(flipped))
     x[base] = h1
     x[base + 1] = l1
     x[base + 2] = h2

@@ -188,6 +188,19 @@ def _undo(w, src, die, hit):
     w[src] += 1
 
 
+# legal_moves_core calls these two instead of inlining them at numba-IR level: seven inlined
+# copies of each made it the costliest compile of a first ``bg`` command (~5 s CPU of its
+# ~20 s); LLVM still inlines them where it pays (same speed, benchmarks/bg_speed.py).
+@njit(cache=True)
+def _can_move_c(b, src, die):
+    return _can_move(b, src, die)
+
+
+@njit(cache=True)
+def _do_h_c(w, src, die, h):
+    return _do_h(w, src, die, h)
+
+
 @njit(cache=True)
 def legal_moves_core(board, d1, d2, out, table, hashes, slots):
     """The generator behind :func:`legal_moves_ws` (in-place do/undo on one work board)."""
@@ -201,33 +214,33 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
         # re-ordering the same plays (high-first is always at least as legal)
         best = 0
         for s1 in range(25, 0, -1):
-            if not _can_move(w, s1, d):
+            if not _can_move_c(w, s1, d):
                 continue
-            h1, z1 = _do_h(w, s1, d, h0)
+            h1, z1 = _do_h_c(w, s1, d, h0)
             if best < 1:
                 best = 1
                 _clear(table, slots, n)
                 n = 0
             for s2 in range(s1, 0, -1):
-                if not _can_move(w, s2, d):
+                if not _can_move_c(w, s2, d):
                     continue
-                h2, z2 = _do_h(w, s2, d, z1)
+                h2, z2 = _do_h_c(w, s2, d, z1)
                 if best < 2:
                     best = 2
                     _clear(table, slots, n)
                     n = 0
                 for s3 in range(s2, 0, -1):
-                    if not _can_move(w, s3, d):
+                    if not _can_move_c(w, s3, d):
                         continue
-                    h3, z3 = _do_h(w, s3, d, z2)
+                    h3, z3 = _do_h_c(w, s3, d, z2)
                     if best < 3:
                         best = 3
                         _clear(table, slots, n)
                         n = 0
                     for s4 in range(s3, 0, -1):
-                        if not _can_move(w, s4, d):
+                        if not _can_move_c(w, s4, d):
                             continue
-                        h4, z4 = _do_h(w, s4, d, z3)
+                        h4, z4 = _do_h_c(w, s4, d, z3)
                         if best < 4:
                             best = 4
                             _clear(table, slots, n)
@@ -255,13 +268,13 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
         a = hi if order == 0 else lo
         c = lo if order == 0 else hi
         for s1 in range(25, 0, -1):
-            if not _can_move(w, s1, a):
+            if not _can_move_c(w, s1, a):
                 continue
-            h1, z1 = _do_h(w, s1, a, h0)
+            h1, z1 = _do_h_c(w, s1, a, h0)
             for s2 in range(25, 0, -1):
-                if not _can_move(w, s2, c):
+                if not _can_move_c(w, s2, c):
                     continue
-                h2, z2 = _do_h(w, s2, c, z1)
+                h2, z2 = _do_h_c(w, s2, c, z1)
                 n_two = _add_h(w, z2, out, n_two, table, hashes, slots)
                 _undo(w, s2, c, h2)
             _undo(w, s1, a, h1)
@@ -270,8 +283,8 @@ def legal_moves_core(board, d1, d2, out, table, hashes, slots):
     # only one die can be played: the larger if possible
     for a in (hi, lo):
         for s1 in range(25, 0, -1):
-            if _can_move(w, s1, a):
-                h1, z1 = _do_h(w, s1, a, h0)
+            if _can_move_c(w, s1, a):
+                h1, z1 = _do_h_c(w, s1, a, h0)
                 n = _add_h(w, z1, out, n, table, hashes, slots)
                 _undo(w, s1, a, h1)
         if n > 0:

@@ -21,9 +21,10 @@ from numba import njit
 
 from playout.backgammon.board import flip, game_result
 from playout.backgammon.evaluators import Evaluator, eval_after_move, eval_kernel, get_evaluator
-from playout.backgammon.moves import MAX_MOVES, legal_moves, legal_moves_ws, new_workspace
+from playout.backgammon.moves import (MAX_MOVES, legal_moves, legal_moves_into, legal_moves_ws,
+                                      new_workspace)
 from playout.backgammon.net import invert, money_equity
-from playout.jitcache import flush_stale_caches, siblings
+from playout.jitcache import announce_compile, flush_stale_caches, siblings
 
 _R1 = np.array([1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6], dtype=np.int64)
 _R2 = np.array([1, 1, 2, 1, 2, 3, 1, 2, 3, 4, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 6], dtype=np.int64)
@@ -147,9 +148,17 @@ def pre_roll_probs(evaluator: Evaluator, board, ply: int = 1) -> np.ndarray:
     args = evaluator.kernel_args()
     if args is None:
         return _searching(evaluator, ply).evaluate(b[None])[0]
+    _announce_compile()
     out = np.zeros(5)
     value_ply(*args, b, ply, out)
     return out
+
+
+def _announce_compile() -> None:
+    """One stderr line when the n-ply kernels are about to compile (cold cache; a first
+    ``bg eval``/``hint`` on the 2-core reference machine, benchmarks/compile_cost.py)."""
+    announce_compile("the backgammon evaluation and n-ply kernels", "~10 s", value_ply,
+                     legal_moves_into)
 
 
 def choose_move(board26, dice, evaluator: Evaluator | None = None, ply: int = 1, *,
@@ -162,6 +171,8 @@ def choose_move(board26, dice, evaluator: Evaluator | None = None, ply: int = 1,
     if ply < 1:
         raise ValueError(f"ply: must be >= 1 in XG numbering (gnubg's 0-ply is our 1-ply), got {ply}")
     evaluator = evaluator or get_evaluator()
+    if evaluator.kernel_args() is not None:
+        _announce_compile()
     d1, d2 = int(dice[0]), int(dice[1])
     moves = legal_moves(board26, d1, d2)
     probs1 = post_move_probs(evaluator, moves, 1)
