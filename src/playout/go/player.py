@@ -319,7 +319,8 @@ class Player:
             search(tree.NI, tree.NF, tree.tm, tree.HT, st.S, st.B, self.table.T, playouts,
                    float(board.komi),
                    np.zeros(0, np.int64), self.owner, int(board.meta[M_MOVES]) + 3 * board.size ** 2,
-                   10**9, self.seed)
+                   10**9, self.seed, float(RAVE_K), True, False)  # every argument, as genmove
+            # passes them: numba compiles one specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)
         dead = []
