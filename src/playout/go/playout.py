@@ -44,6 +44,11 @@ of an adjacent stone (if only one colour touches it).
 Performance notes: all state is one int64 array and the kernels are compiled without numba's
 reference counting (``_nrt=False``; they allocate nothing), which made moves several times
 cheaper; the pattern table is packed as ``int32`` with the distinct value rows only.
+Compile time: the self-atari analysis (:func:`playout.go.properties.move_props`, the rare path)
+is called, not inlined at numba-IR level; inlined, ~20 copies of it made the first ``genmove``
+after an install compile for 204 s CPU (play_update alone 122 s), called 35 s (play_update
+9 s; ``benchmarks/compile_cost.py go``), for 3-4% fewer mc_montegnu_classic playouts a second
+(9x9: 23,800 -> 23,000) and 0-2% for the other databases.
 """
 
 from __future__ import annotations
@@ -95,7 +100,7 @@ from playout.go.tables import (
     Table,
     nbr_index,
 )
-from playout.jitcache import flush_stale_caches, siblings
+from playout.jitcache import announce_compile, flush_stale_caches, siblings
 
 #: flags of a cached property code (row ``CODE``): the colour may not play here (suicide) /
 #: bits 5..7 not computed yet (see :func:`revalue`).
@@ -114,9 +119,13 @@ def _set_val(S, ci, q, W, v):
         S[META, M_TOT + ci] += dv
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _complete_codes(S, B, q):
-    """Replace ``q``'s lazy property codes by the full ones (bits 5..7 included)."""
+    """Replace ``q``'s lazy property codes by the full ones (bits 5..7 included).
+
+    A call, not inlined (the lazy codes are completed rarely): :func:`revalue` is inlined five
+    times into :func:`play_update`, and each copy carried two of
+    :func:`playout.go.properties.move_props`, see the module's performance notes."""
     lb, lw, cb, cw = point_codes(S, B, q)
     S[CODE, q] = cb if lb else ILLEGAL
     S[CODE + 1, q] = cw if lw else ILLEGAL
@@ -412,6 +421,15 @@ def run_playout(S, B, T, movebuf, max_moves):
 # ---------------------------------------------------------------------------------------------
 # Python layer
 # ---------------------------------------------------------------------------------------------
+def _announce_compile() -> None:
+    """One stderr line when the playout and search kernels are about to compile (cold cache;
+    ~35 s CPU for a first genmove on the 2-core reference machine, benchmarks/compile_cost.py)."""
+    from playout.go import search  # imported here: playout.go.search imports this module
+
+    announce_compile("the Go playout and search kernels", "~35 s", search.search, init_values,
+                     build_near, play_update)
+
+
 class PlayoutState:
     """A board plus incremental value rows, for running playouts from a position.
 
@@ -420,6 +438,7 @@ class PlayoutState:
     """
 
     def __init__(self, board: Board, table: "Table"):
+        _announce_compile()
         self.board = board.copy()
         self.table = table
         self.S = self.board.S

@@ -8,6 +8,7 @@ playouts cache them per point and recompute only the points a move can change.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from playout.go.rules import (
@@ -26,7 +27,7 @@ from playout.go.rules import (
 from playout.jitcache import flush_stale_caches, siblings
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def move_props(S, B, q, c):
     """(suicide, self_atari, captured) for ``c`` playing at empty ``q`` (ko ignored).
 
@@ -199,8 +200,11 @@ def point_codes(S, B, q):
     lb, lw, cb, cw, exact = cheap_codes(S, q)
     if exact:
         return lb, lw, cb, cw
-    sb, ab, capb = move_props(S, B, q, BLACK)
-    sw, aw, capw = move_props(S, B, q, WHITE)
+    # a call, not inlined: this is the rare path (a point with at most one empty neighbour),
+    # and inlining it put ~10 copies of its body into every playout kernel (compile time);
+    # np.int64 keeps one specialisation (a literal colour would compile one per colour)
+    sb, ab, capb = move_props(S, B, q, np.int64(BLACK))
+    sw, aw, capw = move_props(S, B, q, np.int64(WHITE))
     cb3 = min(capb, 3)
     cw3 = min(capw, 3)
     code_b = (int(sw) << 7) | (int(ab) << 6) | (int(aw) << 5) | (cb3 << 3) | (cw3 << 1)
