@@ -123,6 +123,7 @@ def test_fast_shot_stats_equal_the_roll_by_roll_reference():
     assert from_bar > 100
 
 
+@pytest.mark.slow  # compiles the shot features and move generator from an empty cache
 def test_shot_inputs_do_not_depend_on_the_compiling_caller(tmp_path):
     """Compiled first from a fastmath function that inlines its caller (as the incremental
     evaluator does), numba builds shot_stats with fastmath too; the values must not change."""

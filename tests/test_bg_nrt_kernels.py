@@ -14,6 +14,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 SCRIPT = textwrap.dedent(
     """
     import numpy as np
@@ -42,6 +44,7 @@ SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # a cold compile of the backgammon kernels (~80 s on 2 cores); CI runs it
 def test_nrt_false_entry_points_compile_first_from_an_empty_cache(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     r = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env,

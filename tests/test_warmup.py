@@ -88,18 +88,18 @@ def test_a_failing_step_is_reported_and_the_others_still_run(monkeypatch):
 
 
 @pytest.mark.slow
-def test_warm_up_all_compiles_every_part_from_an_empty_cache(tmp_path):
-    """The one cold-compile run of the suite: every part's commands compile from nothing,
-    each compile is announced on stderr, and a second run finds everything cached."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    env.pop("NUMBA_DISABLE_JIT", None)
+def test_warm_up_all_succeeds_and_leaves_nothing_to_compile():
+    """Every part's commands run (compiling what is cold: from a fresh clone, this is the
+    suite's one cold compile; CI runs ``playout warm-up all`` first), and a second run finds
+    every kernel cached: no compile announcement."""
+    from playout.warmup import STEPS
+
+    n = sum(len(v) for v in STEPS.values())
     cmd = [sys.executable, "-m", "playout.cli", "warm-up", "all"]
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
     first = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     assert first.returncode == 0, first.stderr[-3000:]
-    n = sum(len(v) for v in __import__("playout.warmup", fromlist=["STEPS"]).STEPS.values())
     assert f"warm-up: {n}/{n} steps" in first.stderr
-    announced = first.stderr.count("playout: compiling")
-    assert announced >= 3, first.stderr  # Go, backgammon n-ply, MCTS kernels at least
     second = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     assert second.returncode == 0, second.stderr[-3000:]
     assert "playout: compiling" not in second.stderr, second.stderr
