@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -105,17 +106,71 @@ def _late_reversi_position(empties=12, seed=5):
     return state
 
 
-def test_reversi_compiled_generic_equals_stateful_statistics():
-    state = _late_reversi_position()
-    py = _python("reversi", 1500, 3, state, solver=StatefulSolver, discount=1.0)
-    nb = compiled.search("reversi", state, 1500, discount=1.0, seed=3)
-    mp, mn = _means(py), _means(nb)
-    assert set(mp) == set(mn)
-    vp = {s.action: s.visits for s in py.stats}
-    for a in mp:
-        if vp[a] >= 100:
-            assert mn[a] == pytest.approx(mp[a], abs=0.1)
-    assert mp[py.action] == pytest.approx(mn[nb.action], abs=0.1)
+def _random_play_moments(game, state, root_player, memo):
+    """Exact (E[X], E[X^2]) of X = final (root player's discs - opponent's) / 64 when both
+    sides play uniformly random legal moves from ``state`` (full enumeration, memoised)."""
+    from playout.domains.reversi import disc_counts
+
+    got = memo.get(state)
+    if got is None:
+        acts = game.actions(state)
+        if not acts:
+            black, white = disc_counts(state.cells)
+            x = (black - white) / 64 if root_player == 0 else (white - black) / 64
+            got = (x, x * x)
+        else:
+            pairs = [_random_play_moments(game, game.transition(state, a), root_player, memo) for a in acts]
+            got = (sum(p[0] for p in pairs) / len(acts), sum(p[1] for p in pairs) / len(acts))
+        memo[state] = got
+    return got
+
+
+def _check_flat_means_against_exact(state, result, game):
+    """Each root action's mean reward, from uniform random playouts after it, lies within
+    4 standard errors of the exact expectation (the standard error from the exact
+    variance and the action's visits)."""
+    memo = {}
+    checked = 0
+    for st in result.stats:
+        mu, m2 = _random_play_moments(game, game.transition(state, st.action), state.to_play, memo)
+        se = math.sqrt(max(m2 - mu * mu, 0.0) / st.visits)
+        assert abs(st.mean_reward - mu) <= 4 * se + 1e-12, (game.action_name(st.action), st.mean_reward, mu, se)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("empties,seed", [(9, 5), (10, 8)])  # white, black to move
+def test_reversi_flat_means_match_exact_random_play_values_both_engines(empties, seed):
+    """Flat Monte Carlo (max_tree_depth=1, discount 1) from a 9-empty position: the
+    compiled kernel's and the Python solver's root means are unbiased estimates of the
+    exact uniform-random-play disc difference, so each must lie within 4 standard
+    errors of it (about +-0.02 here, on means of order 0.1); a sign or side-to-move
+    error in either engine's reward frame moves them by twice the mean."""
+    from playout.domains.reversi import Reversi
+
+    game = Reversi()
+    state = _late_reversi_position(empties=empties, seed=seed)
+    assert state.to_play == empties % 2
+    nb = compiled.search("reversi", state, 8000, discount=1.0, seed=seed, max_tree_depth=1)
+    spec = get_domain("reversi")
+    py = GenericSolver(game, exploration_constant=spec.c, discount_factor=1.0, simulation_depth_limit=999,
+                       seed=seed, root_state=state, max_tree_depth=1).run_tree_search(iterations=1500)
+    assert _check_flat_means_against_exact(state, nb, game) == len(game.actions(state))
+    assert _check_flat_means_against_exact(state, py, game) == len(game.actions(state))
+    assert max(abs(s.mean_reward) for s in nb.stats) > 0.05  # not a trivially zero position
+
+
+def test_reversi_root_that_must_pass_has_the_exact_random_play_value():
+    """A root whose player can only pass (white here): the one action is PASS and its
+    flat mean is the exact random-play value from white's side."""
+    from playout.domains.reversi import PASS, Reversi
+
+    game = Reversi()
+    state = next(s for s in (_late_reversi_position(empties=e, seed=k) for e in (6, 7, 8) for k in range(400))
+                 if game.actions(s) == [PASS] and s.to_play == 1)
+    nb = compiled.search("reversi", state, 3000, discount=1.0, seed=1, max_tree_depth=1)
+    assert nb.action == PASS and [s.visits for s in nb.stats] == [3000]
+    assert _check_flat_means_against_exact(state, nb, game) == 1
 
 
 def test_reversi_heuristic_policy_runs_and_differs_from_uniform():
