@@ -53,6 +53,12 @@ class Position:
     def with_dice(self, dice):
         return replace(self, dice=dice)
 
+    def _repr_svg_(self) -> str:
+        """SVG of the position (Jupyter): :func:`playout.backgammon.svg.position_svg`."""
+        from playout.backgammon.svg import position_svg
+
+        return position_svg(self)
+
     @property
     def post_crawford(self) -> bool:
         """A match game after the Crawford game: a side is 1-away and this is not the Crawford

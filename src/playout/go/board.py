@@ -365,6 +365,12 @@ class Board:
         """Padded point of ``(row, col)``, 0-based from the top-left."""
         return (row + 1) * self.W + col + 1
 
+    def _repr_svg_(self) -> str:
+        """SVG of the board, last move ringed (Jupyter): :func:`playout.go.svg.board_svg`."""
+        from playout.go.svg import board_svg
+
+        return board_svg(self)
+
     def __str__(self) -> str:
         chars = {EMPTY: ".", BLACK: "X", WHITE: "O"}
         lines = ["   " + " ".join(COLUMNS[: self.size])]
