@@ -265,10 +265,14 @@ def _probe(w, z, table, hashes, boards):
     return -1, slot
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes, boards,
               probs, eqs, counts, hid, raw, x, fb, db):
-    """Evaluate post-move board ``w`` (depth ``lv``, not in the cache) and store it; its row."""
+    """Evaluate post-move board ``w`` (depth ``lv``, not in the cache) and store it; its row.
+
+    A call, not inlined: :func:`_best_roll` has eight call sites, and eight inlined copies made
+    it the costliest compile of a first rollout (45 s of 116 s CPU; 81 s in all now,
+    ``benchmarks/compile_cost.py bg-rollout``) for 2-4% more rollout trials a second."""
     n = counts[0]
     if n >= CACHE_CAP:
         j = CACHE_CAP  # the scratch row (never reached in practice): evaluated, not stored
