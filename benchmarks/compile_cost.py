@@ -18,6 +18,22 @@ Usage::
     python benchmarks/compile_cost.py --warm go       # the same run with the cache left warm
     python benchmarks/compile_cost.py --json          # one JSON object per scenario
 
+Measured (child CPU seconds from an empty cache; 2-core VM shared with other jobs, so the wall
+times were 3-5x these; compiling is single-threaded, so on an idle machine wall ~ CPU):
+
+===============  ==========  =========  =============================================
+scenario         before      after      what was cut
+===============  ==========  =========  =============================================
+go (genmove)     204 s       36 s       move_props / _complete_codes called, not
+                                        inlined ~20 times (play_update 122 -> 9 s)
+gtp warm-up      + ~25 s     + 0        final_score compiled a 2nd search signature
+bg-eval          18.6 s      12.8 s     legal_moves_core calls _can_move/_do_h
+bg-hint          21.5 s      13.8 s     (7 inlined copies each); 1 shot_stats
+                                        specialisation instead of 3 literal ones
+bg-rollout       116 s       81 s       _best_roll calls _new_leaf (8 inlined copies)
+solve-gridworld  3.8 s       3.8 s      (unchanged)
+===============  ==========  =========  =============================================
+
 Scenarios: ``go`` (``playout gtp --no-warm-up --playouts 100``, first ``genmove``),
 ``bg-eval``, ``bg-hint``, ``bg-rollout`` (first command of each), ``solve-DOMAIN`` for each
 built-in domain (``--engine compiled``, 200 iterations), ``warm-up`` (``playout warm-up all``).
