@@ -17,7 +17,7 @@ GAME = Reversi()
 
 @pytest.fixture(scope="module")
 def solver() -> Solver:
-    return Solver(20)
+    return Solver(21)
 
 
 def _obf():
@@ -26,13 +26,31 @@ def _obf():
     return [parse_obf(ln) for ln in OBF.read_text().splitlines() if ln.strip()]
 
 
+#: Scores of the shared file that our solver does not reproduce, with the value we hold.
+#: Line 12 (FFO #31, black to move, 20 empties) lists G1:-30; after g1 white wins by 32
+#: (principal variation h1 b2 a4 a2 a1 g2 h2 g7 a8 b7 g3 h5 h4 h3 g4 g6 g8 h8 h7, final
+#: 16-48), which a second search without transposition table or our move ordering
+#: confirms (``test_fforum_line_12_g1_by_a_plain_search``); every other one of the
+#: file's 182 scores is reproduced.
+ERRATA = {(12, "g1"): -32}
+
+
+def _expected(line: int, pos) -> dict[int, int]:
+    want = dict(pos.scores)
+    for (ln, move), v in ERRATA.items():
+        if ln == line:
+            want[Reversi.parse_action(move)] = v
+    return want
+
+
 def _check_lines(solver, first, last):
     wrong = []
     for i, pos in enumerate(_obf()[first - 1:last], first):
         got = solver.move_scores(pos.state)
-        if got != pos.scores:
-            wrong.append((i, {Reversi.action_name(a): (v, pos.scores.get(a)) for a, v in got.items()
-                              if v != pos.scores.get(a)}))
+        want = _expected(i, pos)
+        if got != want:
+            wrong.append((i, {Reversi.action_name(a): (v, want.get(a)) for a, v in got.items()
+                              if v != want.get(a)}))
     assert not wrong, wrong
 
 
@@ -42,9 +60,65 @@ def test_fforum_lines_1_to_6_every_move_score(solver):
 
 
 @pytest.mark.slow
-def test_fforum_all_20_lines_every_move_score(solver):
-    """FFO #26-39 (20-26 empties): about 2 minutes of one core here."""
-    _check_lines(solver, 7, 20)
+def test_fforum_lines_7_to_18_every_move_score(solver):
+    """FFO #26-37 (20-22 empties): about 70 s of one core here."""
+    _check_lines(solver, 7, 18)
+
+
+@pytest.mark.slow
+def test_fforum_lines_19_20_best_score(solver):
+    """FFO #38-39 (24 and 26 empties): the position's exact score (about 55 s); every
+    move's score there takes about 15 minutes, run by hand (see the report)."""
+    for i, pos in enumerate(_obf()[18:20], 19):
+        assert solver.solve(pos.state) == max(pos.scores.values()), i
+
+
+@pytest.mark.slow
+def test_fforum_line_12_g1_by_a_plain_search():
+    """The erratum: a fail-hard alpha-beta with no table and fastest-first ordering only
+    (its own code, on the same move generator, which test_compiled_primitives checks
+    against the Python rules) finds that white, after black's g1, scores exactly 32."""
+    import numpy as np
+    from numba import njit
+
+    from playout.domains.reversi_nb import flips_of, moves_of, popcount
+    from playout.domains.reversi_solver import final_score
+
+    @njit
+    def plain(own, opp, alpha, beta):
+        moves = moves_of(own, opp)
+        if moves == 0:
+            if moves_of(opp, own) == 0:
+                return final_score(own, opp)
+            return -plain(opp, own, -beta, -alpha)
+        sqs = np.empty(32, np.int64)
+        keys = np.empty(32, np.int64)
+        n = 0
+        for sq in range(64):
+            b = np.uint64(1) << np.uint64(sq)
+            if moves & b:
+                f = flips_of(own, opp, sq)
+                sqs[n] = sq
+                keys[n] = popcount(moves_of(opp & ~f, own | f | b))
+                n += 1
+        order = np.argsort(keys[:n], kind="mergesort")
+        for j in range(n):
+            sq = sqs[order[j]]
+            b = np.uint64(1) << np.uint64(sq)
+            f = flips_of(own, opp, sq)
+            v = -plain(opp & ~f, own | f | b, -beta, -alpha)
+            if v >= beta:
+                return beta
+            if v > alpha:
+                alpha = v
+        return alpha
+
+    pos = _obf()[11]
+    child = GAME.transition(pos.state, Reversi.parse_action("g1"))
+    own, opp = Solver._boards(child)
+    assert plain(own, opp, np.int64(31), np.int64(32)) == 32  # white's score >= 32
+    assert plain(own, opp, np.int64(32), np.int64(33)) == 32  # and not above 32
+    assert pos.scores[Reversi.parse_action("g1")] == -30  # what the file says
 
 
 def _negamax(s: ReversiState, alpha: int, beta: int) -> int:
