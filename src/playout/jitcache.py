@@ -81,7 +81,8 @@ _announced: set[str] = set()
 
 
 def announce_compile(what: str, estimate: str, *dispatchers, sig: tuple | None = None) -> bool:
-    """Print one stderr line before a wait for numba to compile ``what``, once per process.
+    """Print one stderr line before a wait for numba to compile ``what``; checked once per
+    process (the first call for ``what``).
 
     ``estimate``: how long it takes on the reference 2-core machine (e.g. ``"~40 s"``), from
     ``benchmarks/compile_cost.py``.  Nothing is printed when every dispatcher's cache is warm
@@ -90,9 +91,11 @@ def announce_compile(what: str, estimate: str, *dispatchers, sig: tuple | None =
     """
     import sys
 
-    if what in _announced or not is_cold(*dispatchers, sig=sig):
+    if what in _announced:
         return False
-    _announced.add(what)
+    _announced.add(what)  # checked once per process: later calls cost nothing
+    if not is_cold(*dispatchers, sig=sig):
+        return False
     print(f"playout: compiling {what} (first use after an install or an update, {estimate} on "
           f"2 cores; cached afterwards; `playout warm-up` does it ahead)", file=sys.stderr,
           flush=True)
