@@ -52,3 +52,30 @@ def write_picture(svg: str, svg_path: str | None = None, png_path: str | None = 
             raise PictureError(f"{path}: cannot write: {exc.strerror or exc}") from None
         done.append(str(path))
     return done
+
+
+def picture_options(f):
+    """``--svg FILE`` and ``--png FILE`` for a command that draws a board (click)."""
+    import click
+
+    f = click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
+                     help="also draw the board to this PNG file (needs cairosvg)")(f)
+    return click.option("--svg", "svg_path", type=click.Path(dir_okay=False), default=None,
+                        help="also draw the board to this SVG file")(f)
+
+
+def cli_write(svg_text, svg_path: str | None, png_path: str | None, scale: float = 1.5) -> None:
+    """:func:`write_picture` for a command line: a :class:`PictureError` becomes one line on
+    stderr and exit code 2 (a ``click.ClickException``).  ``svg_text`` may be a callable, called
+    only when a path is given."""
+    import click
+
+    if svg_path is None and png_path is None:
+        return
+    text = svg_text() if callable(svg_text) else svg_text
+    try:
+        write_picture(text, svg_path, png_path, scale=scale)
+    except PictureError as exc:
+        err = click.ClickException(str(exc))
+        err.exit_code = 2
+        raise err from None

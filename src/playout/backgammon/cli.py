@@ -16,6 +16,7 @@ import click
 import numpy as np
 
 from playout.executor import ExecutorError
+from playout.pictures import cli_write, picture_options
 
 
 def _position(text: str):
@@ -138,16 +139,19 @@ def bg() -> None:
 @click.option("--ply", default="1", show_default=True, help=PLY_HELP)
 @click.option("--top", default=10, show_default=True, type=click.IntRange(min=1),
               help="candidates to show")
+@picture_options
 @common
-def hint(position, dice, ply, top, evaluator, as_json):
+def hint(position, dice, ply, top, svg_path, png_path, evaluator, as_json):
     """Ranked plays for POSITION with --dice, by cubeless money equity."""
     from playout.backgammon.ids import ascii_board, position_id
     from playout.backgammon.search import choose_move
+    from playout.backgammon.svg import position_svg
 
     pos = _position(position)
     d = _dice(dice, pos)
     if d is None:
         raise click.BadParameter("no dice given and none in the position", param_hint="--dice")
+    cli_write(lambda: position_svg(pos, dice=d), svg_path, png_path)
     ev = _evaluator(evaluator)
     try:
         mc = choose_move(pos.board, d, ev, _ply(ply))
@@ -170,14 +174,17 @@ def hint(position, dice, ply, top, evaluator, as_json):
 @bg.command("eval")
 @click.argument("position")
 @click.option("--ply", default="1", show_default=True, help=PLY_HELP)
+@picture_options
 @common
-def eval_(position, ply, evaluator, as_json):
+def eval_(position, ply, svg_path, png_path, evaluator, as_json):
     """Five probabilities and equity for the side to act in POSITION (pre-roll)."""
     from playout.backgammon.evaluators import equity
     from playout.backgammon.ids import ascii_board
     from playout.backgammon.search import pre_roll_probs
+    from playout.backgammon.svg import position_svg
 
     pos = _position(position)
+    cli_write(lambda: position_svg(pos, dice=None), svg_path, png_path)
     ev = _evaluator(evaluator)
     try:
         p = pre_roll_probs(ev, pos.board, _ply(ply))

@@ -246,3 +246,34 @@ def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout
     except (GtpError, MatchFileError) as exc:
         raise UserError(str(exc)) from None
     click.echo(json.dumps(s))
+
+
+@go.command("board")
+@click.argument("sgf_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--move", "move_number", type=click.IntRange(0), default=None,
+              help="Show the position after this many moves (default: the last).")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the board to this SVG file (last move ringed).")
+@click.option("--png", "png_path", type=click.Path(dir_okay=False), default=None,
+              help="Also draw the board to this PNG file (needs cairosvg).")
+@click.option("--size", "px", type=click.IntRange(64, 4096), default=None,
+              help="Picture width in pixels (default: 40 per line).")
+def board(sgf_file, move_number, svg_path, png_path, px):
+    """Print the position of SGF_FILE after --move moves, as GTP showboard prints it."""
+    from playout.go.board import point_to_gtp
+    from playout.go.sgf import SgfError, read_game
+    from playout.go.svg import board_svg
+    from playout.pictures import cli_write
+
+    try:
+        game = read_game(sgf_file, move_number)
+    except SgfError as exc:
+        raise UserError(str(exc)) from None
+    b = game.board
+    n_moves = len(b.moves)
+    if move_number is not None and move_number > n_moves:
+        raise UserError(f"{sgf_file}: --move {move_number}: the record has {n_moves} moves")
+    cli_write(lambda: board_svg(b, size=px), svg_path, png_path, scale=1.0 if px else 1.5)
+    click.echo(str(b))
+    last = f", last move {point_to_gtp(b.last_move, b.size)}" if n_moves and b.last_move >= 0 else ""
+    click.echo(f"after {n_moves} moves{last}; {'Black' if b.to_move == 1 else 'White'} to move")
