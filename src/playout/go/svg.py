@@ -95,7 +95,7 @@ def board_svg(board, *, last_move=None, coordinates: bool = True, size: int | No
     (row from the top, col) pair to ring; None takes the Board's own last move (none for an
     array), False or ``"pass"`` rings nothing.  ``coordinates``: letters along the top and
     bottom, row numbers on both sides.  ``size``: width and height in pixels; None leaves it
-    to the viewer (the viewBox is ``(n - 1) * 40 + 2 * 56`` units square, ``+ 2 * 24`` without
+    to the viewer (the viewBox is ``(n - 1) * 40 + 2 * 50`` units square, ``+ 2 * 24`` without
     coordinates).
     ``colors``: entries of :data:`DEFAULT_COLORS` to override.
 
@@ -107,7 +107,7 @@ def board_svg(board, *, last_move=None, coordinates: bool = True, size: int | No
     lm = _rc_of(own_last if last_move is None else last_move, n)
     col = dict(DEFAULT_COLORS)
     col.update(colors or {})
-    m = CELL * 1.4 if coordinates else CELL * 0.6  # margin from the outer lines to the edge
+    m = CELL * 1.25 if coordinates else CELL * 0.6  # margin from the outer lines to the edge
     side = (n - 1) * CELL + 2 * m
 
     def xy(r: int, c: int) -> tuple[float, float]:
@@ -138,7 +138,8 @@ def board_svg(board, *, last_move=None, coordinates: bool = True, size: int | No
             x, _ = xy(0, c)
             for y in (CELL * 0.45, side - CELL * 0.45):
                 w(f'<text class="coord col" x="{_f(x)}" y="{_f(y + fs * 0.36)}" '
-                  f'font-size="{_f(fs)}" text-anchor="middle" fill="{col["text"]}">{COLUMNS[c]}</text>')
+                  f'font-size="{_f(fs)}" text-anchor="middle" '
+                  f'fill="{col["text"]}">{COLUMNS[c]}</text>')
         for r in range(n):
             _, y = xy(r, 0)
             for x in (CELL * 0.45, side - CELL * 0.45):
