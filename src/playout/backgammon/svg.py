@@ -10,6 +10,9 @@ on the other side (at the middle when centred, showing 64 as both programs do, o
 its owner's side), the dice on the roller's half of the board, and each side's name, pip count
 and checkers off in the bands above and below.  A point holds five checkers drawn; a taller
 stack is drawn as five with the count written on the fifth (gnubg and XG do the same).
+The bar holds each side's checkers in its own half, from the middle outwards (four drawn,
+the fourth carrying the count of more); this placement is our choice, not checked against
+gnubg's GUI.
 
 Every checker is one ``<circle class="checker ...">`` (``class="checker bar ..."`` on the bar),
 every borne-off checker one ``<rect class="off ...">``, each die ``<g class="die">``: tests and
