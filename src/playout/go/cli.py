@@ -156,14 +156,27 @@ go.add_command(gtp)
 @go.command("analyze")
 @click.argument("sgf_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per move.")
+@click.option("--sgf-out", type=click.Path(dir_okay=False), default=None,
+              help="The annotated record (win rates as Sabaki's SBKV, the engine's moves as "
+                   "variations)  [default: SGF_FILE's name + '-analysis.sgf', beside it]")
+@click.option("--graph", type=click.Path(dir_okay=False), default=None,
+              help="Black's win rate per move as a PNG  [default: SGF_FILE's name + "
+                   "'-winrate.png', beside it]")
+@click.option("--no-files", is_flag=True, help="Print only; write neither the SGF nor the graph.")
 @engine_options
-def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed):
-    """Print the engine's choice and win rate before each move of SGF_FILE.
+def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_patterns, playouts,
+            seconds, threads, seed):
+    """Print the engine's choice and win rate before each move of SGF_FILE, the win rate of
+    the move played and its loss; write the record annotated and a win-rate graph.
 
-    The win rate is the side to move's, under the record's komi (KM; 7 when it has none).
+    Win rates are the mover's, under the record's komi (KM; 7 when it has none): ``win rate``
+    is the engine's choice's in the position before the move, ``played`` the move played's,
+    read from the search of the position after it; ``loss`` is their difference.
     """
-    from playout.go.board import point_to_gtp
+    from pathlib import Path
+
     from playout.go.player import Player
+    from playout.go.review import move_records, plot_winrates, review_positions, write_review_sgf
     from playout.go.sgf import SgfError, read_game
 
     playouts = _budget(playouts, seconds, 3000)
@@ -173,18 +186,26 @@ def analyze(sgf_file, as_json, mc_patterns, mc_load_patterns, playouts, seconds,
     except SgfError as exc:
         raise UserError(str(exc)) from None
     pl = Player(table, playouts=playouts, seconds=seconds, threads=threads, seed=seed, resign=0)
-
-    # replay(): the position before each move, setup nodes after the first move applied
-    for i, (b, c, p) in enumerate(game.replay()):
-        info = pl.analyze(b, seconds, None if seconds else pl.playouts)
-        rec = {"move": i + 1, "color": "B" if c == 1 else "W",
-               "played": point_to_gtp(p, b.size), "engine": point_to_gtp(info.move, b.size),
-               "winrate": round(info.winrate, 3), "playouts": info.playouts}
+    src = Path(sgf_file)
+    sgf_out = sgf_out or str(src.with_name(src.stem + "-analysis.sgf"))
+    graph = graph or str(src.with_name(src.stem + "-winrate.png"))
+    positions = review_positions(game, pl, seconds, pl.playouts)
+    for rec in move_records(game, positions):
         if as_json:
             click.echo(json.dumps(rec))
         else:
-            click.echo(f"{rec['move']:4d} {rec['color']} played {rec['played']:>4s}  engine "
-                       f"{rec['engine']:>4s}  win rate {rec['winrate']:.3f} ({rec['playouts']} playouts)")
+            click.echo(f"{rec['move']:4d} {rec['color']} played {rec['played']:>4s} "
+                       f"{rec['played_winrate']:.3f}  engine {rec['engine']:>4s}  win rate "
+                       f"{rec['winrate']:.3f}  loss {rec['loss']:+.3f} ({rec['playouts']} playouts)")
+    if no_files:
+        return
+    try:
+        write_review_sgf(src, game, positions, move_records(game, positions), sgf_out)
+        plot_winrates(positions, graph, title=src.name)
+    except OSError as exc:
+        raise UserError(f"{exc.filename}: cannot write: {exc.strerror or exc}") from None
+    if not as_json:
+        click.echo(f"wrote {sgf_out} and {graph}")
 
 
 @go.command("crosscheck")

@@ -3,7 +3,9 @@
 Commands: protocol_version, name, version, known_command, list_commands, quit, boardsize,
 clear_board, komi, fixed_handicap, place_free_handicap, set_free_handicap, play, genmove,
 reg_genmove, undo, showboard, final_score, final_status_list, time_settings, time_left, loadsgf,
-printsgf, is_legal, list_stones (as GNU Go 3.8 has them), kgs-genmove_cleanup, kgs-rules.
+printsgf, is_legal, list_stones (as GNU Go 3.8 has them), kgs-genmove_cleanup, kgs-rules, and
+the analysis extensions GUIs use (Sabaki, Lizzie): ``lz-analyze``/``analyze``, ``kata-analyze``,
+``lz-genmove_analyze``/``genmove_analyze``, ``kata-genmove_analyze`` (:meth:`GtpEngine.stream`).
 Legality follows the engine's ruleset (:mod:`playout.go.rulesets`; ``playout gtp --rules``).  Any malformed or unknown input answers ``? message`` and the
 engine keeps running.  :meth:`GtpEngine.handle` takes one
 line and returns the full response (``"= ...\\n\\n"``), so tests drive it in-process.
@@ -11,7 +13,12 @@ line and returns the full response (``"= ...\\n\\n"``), so tests drive it in-pro
 
 from __future__ import annotations
 
+import math
+import queue
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -28,13 +35,18 @@ from playout.go.board import (
     gtp_to_point,
     point_to_gtp,
 )
-from playout.go.player import Player
+from playout.go.player import Player, Snapshot
 from playout.go.rulesets import DEFAULT_RULES, KGS_RULES, Ruleset, get_ruleset
 from playout.go.sgf import SetupNode, SgfError, board_to_sgf, read_game
 from playout.go.tables import DEFAULT_DATABASE, Table, load_table
 
 NAME = "playout"
 VERSION = "0.1.0"
+
+
+#: kata-analyze options of KataGo (docs/GTP_Extensions.md) accepted with their value and ignored
+KATA_IGNORED = ("minmoves", "ownershipstdev", "movesownership", "movesownershipstdev", "pvvisits",
+                "pvedgevisits", "rootinfo")
 
 
 class GtpFailure(Exception):
@@ -167,10 +179,24 @@ class GtpEngine:
             "list_stones": self.cmd_list_stones,
             "kgs-rules": self.cmd_kgs_rules,
         }
+        #: commands whose answer is streamed (:meth:`stream`): name -> (format, commits a move)
+        self.streaming = {
+            "lz-analyze": ("lz", False), "analyze": ("lz", False), "kata-analyze": ("kata", False),
+            "lz-genmove_analyze": ("lz", True), "genmove_analyze": ("lz", True),
+            "kata-genmove_analyze": ("kata", True),
+        }
+        for name in self.streaming:
+            self.commands[name] = None  # listed and known; run by handle() through stream()
 
     # -- protocol -------------------------------------------------------------------------------
-    def handle(self, line: str) -> str:
-        """Response to one input line ("" for empty/comment lines), ids echoed."""
+    def handle(self, line: str, write: Callable[[str], None] | None = None,
+               interrupted: Callable[[], bool] | None = None) -> str:
+        """Response to one input line ("" for empty/comment lines), ids echoed.
+
+        An analysis command (:attr:`streaming`) given ``write`` sends its answer through it
+        as it goes and returns ""; ``lz-analyze``/``kata-analyze`` then search until
+        ``interrupted()`` is true.  Without ``write`` (tests, scripts) they search for the
+        engine's move budget (``--playouts``/``--seconds``) and return the whole answer."""
         text = "".join(ch if (ch == "\t" or ch == "\n" or 32 <= ord(ch) != 127) else "" for ch in line)
         text = text.split("#", 1)[0].replace("\t", " ").strip()
         if not text:
@@ -184,6 +210,8 @@ class GtpEngine:
         cmd, args = parts[0], parts[1:]
         fn = self.commands.get(cmd)
         try:
+            if cmd in self.streaming:
+                return self.stream(cmd, args, cid, write, interrupted)
             if fn is None:
                 raise GtpFailure("unknown command")
             out = fn(args)
@@ -195,16 +223,168 @@ class GtpEngine:
         return f"={cid} {out}\n\n" if out else f"={cid}\n\n"
 
     def serve(self, stdin=None, stdout=None) -> None:
-        """Read commands until ``quit`` or end of input."""
+        """Read commands until ``quit`` or end of input.
+
+        A reader thread queues the input lines, so that a running ``lz-analyze`` sees the next
+        command (or an empty line) as soon as it arrives and stops (KataGo's GTP extensions:
+        "will terminate upon any new GTP command being received, as well as upon a raw
+        newline"); that line is then handled as usual."""
         stdin = stdin or sys.stdin
         stdout = stdout or sys.stdout
-        for line in stdin:
-            resp = self.handle(line)
+        lines: queue.Queue = queue.Queue()
+
+        def reader() -> None:
+            try:
+                for ln in stdin:
+                    lines.put(ln)
+            finally:
+                lines.put(None)
+
+        threading.Thread(target=reader, daemon=True, name="gtp-stdin").start()
+
+        def write(text: str) -> None:
+            stdout.write(text)
+            stdout.flush()
+
+        while True:
+            line = lines.get()
+            if line is None:
+                break
+            resp = self.handle(line, write, lambda: not lines.empty())
             if resp:
-                stdout.write(resp)
-                stdout.flush()
+                write(resp)
             if self.quit:
                 break
+
+    # -- analysis (Leela Zero / KataGo GTP extensions) ------------------------------------------
+    def _analysis_args(self, cmd: str, a: list[str]) -> tuple[int, float, dict]:
+        """``[color] [interval] [key value]...`` of an analysis command: (colour, interval in
+        seconds, options).  Keys: ``interval`` (centiseconds, as the second argument),
+        ``maxmoves`` (at most this many candidates), ``ownership`` (kata-analyze: true/false);
+        other key/value pairs of KataGo's (``minmoves N``, ``pvVisits true``, ``rootInfo
+        true``, ...) are accepted and ignored, except ``allow``/``avoid``, which fail (not
+        implemented)."""
+        a = list(a)
+        color = self.board.to_move
+        if a and a[0].lower() in ("b", "w", "black", "white"):
+            color = parse_color(a.pop(0))
+        interval_cs = 0.0
+        opts = {"maxmoves": 0, "ownership": False}
+
+        def number(v: str, what: str) -> float:
+            try:
+                x = float(v)
+            except ValueError:
+                raise GtpFailure(f"syntax error: {what} {v!r} is not a number") from None
+            if not math.isfinite(x) or x < 0:
+                raise GtpFailure(f"syntax error: {what} {v!r}")
+            return x
+
+        if a and (a[0][:1].isdigit() or a[0].startswith(".")):
+            interval_cs = number(a.pop(0), "interval")
+        while a:
+            key = a.pop(0)
+            if not a:
+                raise GtpFailure(f"syntax error: {key} needs a value")
+            val = a.pop(0)
+            k = key.lower()
+            if k == "interval":
+                interval_cs = number(val, "interval")
+            elif k == "maxmoves":
+                opts[k] = int(number(val, k))
+            elif k == "minmoves":
+                number(val, k)
+            elif k == "ownership":
+                if val.lower() not in ("true", "false"):
+                    raise GtpFailure("syntax error: ownership true|false")
+                opts["ownership"] = val.lower() == "true"
+            elif k in ("allow", "avoid"):
+                raise GtpFailure(f"{key} is not supported")
+            elif k not in KATA_IGNORED:
+                raise GtpFailure(f"syntax error: unknown option {key!r}")
+        return color, interval_cs / 100.0, opts
+
+    def _info_line(self, snap, fmt: str, opts: dict) -> str:
+        """One batch of analysis: ``info move ...`` for each candidate on one line, as Leela
+        Zero and KataGo write it; ``lz``: winrate/prior/lcb as integers 0..10000, ``kata``: as
+        floats in [0, 1], then ``ownership`` (with ``ownership true``): one value per point,
+        rows from the top, in [-1, 1] for the side to move."""
+        n = self.size
+        cands = snap.candidates
+        if opts["maxmoves"]:
+            cands = cands[: opts["maxmoves"]]
+        parts = []
+        for k in cands:
+            pv = " ".join(point_to_gtp(p, n) for p in k.pv)
+            if fmt == "lz":
+                nums = (f"winrate {round(10000 * k.winrate)} prior {round(10000 * k.prior)} "
+                        f"lcb {round(10000 * k.lcb)}")
+            else:
+                nums = (f"winrate {k.winrate:.6f} prior {k.prior:.6f} lcb {k.lcb:.6f}")
+            parts.append(f"info move {point_to_gtp(k.move, n)} visits {k.visits} {nums} "
+                         f"order {k.order} pv {pv}")
+        if fmt == "kata" and opts["ownership"]:
+            sign = 1.0 if self._analysis_color == BLACK else -1.0
+            W = n + 2
+            own = [sign * float(snap.ownership[(r + 1) * W + c + 1]) for r in range(n) for c in range(n)]
+            parts.append("ownership " + " ".join(f"{x:.6f}" for x in own))
+        return " ".join(parts)
+
+    def stream(self, cmd: str, args: list[str], cid: str = "",
+               write: Callable[[str], None] | None = None,
+               interrupted: Callable[[], bool] | None = None) -> str:
+        """``lz-analyze [color] [interval] ...`` and its kin (Leela Zero's GTP extensions as
+        KataGo documents them, docs/GTP_Extensions.md).
+
+        The answer is ``=`` on a line of its own, then one line of ``info move M visits V
+        winrate W prior P lcb L order K pv M ...`` (every candidate of
+        :meth:`Player.candidates`) each ``interval`` centiseconds (none with interval 0),
+        ended by an empty line.  Values are the side to move's.  ``lz-analyze``/``analyze``/
+        ``kata-analyze`` analyse the position (for ``color``, the side to move by default)
+        without playing, until the next input line arrives (``interrupted``); the
+        ``genmove_analyze`` forms search for the move budget as ``genmove`` does, play the
+        move, and end with the line ``play VERTEX`` (or ``play resign``); they are not
+        interrupted by input.  Bad arguments answer ``? ...`` before any search.
+        """
+        fmt, commits = self.streaming[cmd]
+        color, interval, opts = self._analysis_args(cmd, args)
+        self._analysis_color = color
+        buf: list[str] = []
+        out = write if write is not None else buf.append
+        out(f"={cid}\n")
+        last: list = []
+
+        def report(snap) -> None:
+            line = self._info_line(snap, fmt, opts)
+            last[:] = [line]
+            if line:
+                out(line + "\n")
+
+        if commits:
+            mv = self._genmove(["b" if color == BLACK else "w"], True, report=report,
+                               interval=interval)
+            out(f"play {mv}\n\n")
+        else:
+            b = self.board.copy()
+            b.to_move = color
+            pl = self.player
+            if write is None or interrupted is None:  # no live input: the move budget
+                sec, n = pl.budget(b, color)
+                pl.analyze(b, sec, n, report=report, interval=interval)
+            else:
+                pl.analyze(b, stop=interrupted, report=report, interval=interval)
+                while not interrupted():  # the search ended by itself (superko bans only)
+                    time.sleep(0.01)
+            if write is None and interval > 0:  # a last batch, so that the answer shows one
+                report(self._final_snapshot(b))
+            out("\n")
+        return "".join(buf)
+
+    def _final_snapshot(self, b: Board) -> Snapshot:
+        """The finished search of ``b`` as a :class:`Snapshot`."""
+        pl = self.player
+        own = pl.owner / max(1, pl.owner_n) if pl.owner is not None else np.zeros(b.S.shape[1])
+        return Snapshot(pl.candidates(b), pl.owner_n, 0.0, own)
 
     # -- commands -------------------------------------------------------------------------------
     def cmd_protocol_version(self, a):
@@ -326,11 +506,11 @@ class GtpEngine:
         self.undo_stack.append(prev)
         return ""
 
-    def _genmove(self, a, commit: bool, cleanup: bool = False):
+    def _genmove(self, a, commit: bool, cleanup: bool = False, report=None, interval: float = 0.0):
         if len(a) != 1:
             raise GtpFailure("syntax error")
         c = parse_color(a[0])
-        info = self.player.genmove(self.board, c)
+        info = self.player.genmove(self.board, c, report=report, interval=interval)
         mv = info.move
         if cleanup and mv == PASS:
             opp_dead = [p for p in self.player.dead_stones(self.board) if self.board.color[p] != c]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,7 @@ from playout.go.rules import (
     EMPTY,
     M_MOVES,
     PASS,
+    VAL,
     WHITE,
 )
 from playout.go.search import (
@@ -46,6 +48,7 @@ from playout.go.search import (
     search,
 )
 from playout.go.tables import DEFAULT_DATABASE, Table, load_table
+from playout.stats import wilson_interval
 
 
 def final_choice(ranked: list) -> tuple[int, float, float]:
@@ -73,6 +76,43 @@ class MoveInfo:
     playouts: int
     seconds: float
     top: list
+
+
+@dataclass
+class Candidate:
+    """One root move of a search, with the fields GUIs show (Leela Zero's ``lz-analyze``).
+
+    ``move``: padded point or PASS.  ``visits``: simulations through the move (summed over
+    the root-parallel trees).  ``winrate``: the side to move's mean result after the move, in
+    [0, 1] (a tie counts 1/2).  ``prior``: the playout policy's probability of the move at
+    the root -- its pattern value (the one the tree's expansion reads) over the sum of the
+    values of every root move; 0 for pass, which the playouts never choose while a move has a
+    value.  ``lcb``: the lower end of the 95 % Wilson interval of ``winrate`` over ``visits``
+    (Leela Zero's LCB uses a Student-t bound; the Wilson bound also stays in [0, 1]).
+    ``order``: rank, 0 for the move :meth:`Player.genmove` would play (:func:`final_choice`),
+    then by visits.  ``pv``: the principal variation, this move first, then the most-visited
+    child of each position down the tree (points)."""
+
+    move: int
+    visits: int
+    winrate: float
+    prior: float
+    lcb: float
+    order: int
+    pv: list
+
+
+@dataclass
+class Snapshot:
+    """The state of a running search (:meth:`Player.analyze`'s ``report``): ``candidates``
+    (:class:`Candidate`, by ``order``), simulations so far, seconds so far, and ``ownership``:
+    per padded point, the mean over the playouts of +1 (Black's at the end) / -1 (White's),
+    float64 of the board's point count."""
+
+    candidates: list
+    playouts: int
+    seconds: float
+    ownership: np.ndarray
 
 
 class Tree:
@@ -127,6 +167,26 @@ class Tree:
             out.append((int(self.NI[MOVE, ch]), v, float(self.NF[WINS, ch]) / v if v else 0.0,
                         bool(self.NI[BANNED, ch])))
         return out
+
+    def pv(self, node: int, max_len: int = 40) -> list[int]:
+        """Moves of the principal variation from the edge record ``node`` on: its move, then
+        at each position the most-visited non-banned child with visits, down to a leaf, a
+        position already on the line (a transposition cycle), or ``max_len`` moves."""
+        line = [int(self.NI[MOVE, node])]
+        seen = set()
+        while len(line) < max_len:
+            pos = self.position(node)
+            first = int(self.NI[FIRST, pos])
+            if first < 0 or pos in seen:
+                break
+            seen.add(pos)
+            n = int(self.NI[NCH, pos])
+            v = np.where(self.NI[BANNED, first:first + n] != 0, 0.0, self.NF[VISITS, first:first + n])
+            if n == 0 or v.max() <= 0:
+                break
+            node = first + int(np.argmax(v))
+            line.append(int(self.NI[MOVE, node]))
+        return line
 
     def descend(self, moves: list) -> bool:
         """Make the node reached by ``moves`` (points) from the root the new root, if present."""
@@ -222,8 +282,19 @@ class Player:
             tree.moves = list(moves)
             tree.to_move = board.to_move
 
-    def analyze(self, board: Board, seconds: float | None = None, playouts: int | None = None) -> MoveInfo:
-        """Search ``board`` (side to move = ``board.to_move``) and return the statistics."""
+    def analyze(self, board: Board, seconds: float | None = None, playouts: int | None = None,
+                *, stop: Callable[[], bool] | None = None,
+                report: Callable[[Snapshot], None] | None = None,
+                interval: float = 0.0) -> MoveInfo:
+        """Search ``board`` (side to move = ``board.to_move``) and return the statistics.
+
+        Budget: ``seconds`` or ``playouts`` (1000 playouts when neither is given and there is
+        no ``stop``).  ``stop``: called between chunks of simulations (256 on boards up to
+        9x9, else 64: ~10-30 ms apart on 2 cores); the search ends when it returns True --
+        with ``stop`` and no budget the search runs until then (GTP ``lz-analyze``).
+        ``report``: called with a :class:`Snapshot` every ``interval`` seconds (> 0) from the
+        first search thread.
+        """
         self._prepare(board)
         state = PlayoutState(board, self.table)
         hist = board.superko_hashes()  # what a tree move may not recreate (board.rules)
@@ -234,16 +305,25 @@ class Player:
         max_moves = int(board.meta[M_MOVES]) + 3 * board.size * board.size + 100
         komi = float(board.komi)
         t0 = time.time()
-        if not seconds and not playouts:
+        if not seconds and not playouts and stop is None:
             playouts = 1000
         deadline = t0 + seconds if seconds else None
         target = playouts if playouts else None
         done = [0] * len(self.trees)
         chunk = 256 if board.size <= 9 else 64
+        c = board.to_move
+        self._root_values = state.S[VAL + c - 1].astype(np.float64)
+
+        def snapshot() -> Snapshot:
+            own = sum(owners) / max(1, sum(done))
+            return Snapshot(self.candidates(board), sum(done), time.time() - t0, own)
 
         def work(i: int) -> None:
             tree = self.trees[i]
+            next_report = t0 + interval
             while True:
+                if stop is not None and stop():
+                    break
                 if deadline is not None and time.time() >= deadline:
                     break
                 if target is not None and done[i] >= -(-target // len(self.trees)):
@@ -257,6 +337,9 @@ class Player:
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
+                if i == 0 and report is not None and interval > 0 and time.time() >= next_report:
+                    report(snapshot())
+                    next_report = max(next_report + interval, time.time())
 
         if len(self.trees) == 1:
             work(0)
@@ -271,6 +354,16 @@ class Player:
             self.owner += o
         self.owner_n = sum(done)
         self._owner_moves = len(board.moves)
+        ranked = self._root_stats()
+        top = [(point_to_gtp(mv, board.size), int(v), (w / v if v else 0.0)) for mv, (v, w) in ranked[:5]]
+        if not ranked:
+            return MoveInfo(PASS, 0.5, sum(done), elapsed, [])
+        mv, v, w = final_choice(ranked)
+        return MoveInfo(mv, w / v if v else 0.5, sum(done), elapsed, top)
+
+    def _root_stats(self) -> list[tuple[int, tuple[float, float]]]:
+        """``(move, (visits, wins))`` of the root children summed over the trees (banned
+        moves left out), most visits first (ties: board order)."""
         stats: dict[int, list[float]] = {}
         for tree in self.trees:
             for mv, v, rate, banned in tree.children():
@@ -279,15 +372,50 @@ class Player:
                 s = stats.setdefault(mv, [0.0, 0.0])
                 s[0] += v
                 s[1] += v * rate
-        ranked = sorted(stats.items(), key=lambda kv: -kv[1][0])
-        top = [(point_to_gtp(mv, board.size), int(v), (w / v if v else 0.0)) for mv, (v, w) in ranked[:5]]
-        if not ranked:
-            return MoveInfo(PASS, 0.5, sum(done), elapsed, [])
-        mv, v, w = final_choice(ranked)
-        return MoveInfo(mv, w / v if v else 0.5, sum(done), elapsed, top)
+        return sorted(((mv, (v, w)) for mv, (v, w) in stats.items()), key=lambda kv: -kv[1][0])
 
-    def genmove(self, board: Board, color: int | None = None) -> MoveInfo:
-        """Choose a move for ``color`` (default: side to move) on ``board`` (not modified)."""
+    def candidates(self, board: Board, min_moves: int = 0, max_pv: int = 40) -> list[Candidate]:
+        """The root moves of the last (or running) search of ``board`` as :class:`Candidate`,
+        by ``order``: every move with visits, and unvisited ones by prior up to ``min_moves``
+        in all.  The principal variation of a move comes from the tree that visited it most."""
+        ranked = self._root_stats()
+        if not ranked:
+            return []
+        values = getattr(self, "_root_values", None)
+        total = 0.0
+        if values is not None:
+            total = sum(float(values[mv]) for mv, _ in ranked if mv != PASS)
+
+        def prior(mv: int) -> float:
+            if values is None or mv == PASS or total <= 0:
+                return 0.0
+            return float(values[mv]) / total
+
+        first = final_choice(ranked)[0] if ranked[0][1][0] > 0 else None
+        order = [kv for kv in ranked if kv[0] == first] + [kv for kv in ranked if kv[0] != first]
+        visited = [kv for kv in order if kv[1][0] > 0]
+        rest = sorted((kv for kv in order if kv[1][0] <= 0), key=lambda kv: -prior(kv[0]))
+        chosen = visited + rest[:max(0, min_moves - len(visited))]
+        records = []  # per tree: move -> its root child record
+        for tree in self.trees:
+            pos = tree.position(tree.root)
+            f, n = int(tree.NI[FIRST, pos]), int(tree.NI[NCH, pos])
+            records.append({int(tree.NI[MOVE, ch]): ch for ch in range(f, f + n)} if f >= 0 else {})
+        out = []
+        for k, (mv, (v, w)) in enumerate(chosen):
+            pv = [mv]
+            if v > 0:
+                i = max(range(len(self.trees)), key=lambda t: self.trees[t].NF[VISITS, records[t][mv]]
+                        if mv in records[t] else -1.0)
+                pv = self.trees[i].pv(records[i][mv], max_pv)
+            out.append(Candidate(mv, int(v), w / v if v else 0.0, prior(mv),
+                                 wilson_interval(w, int(v))[0] if v >= 1 else 0.0, k, pv))
+        return out
+
+    def genmove(self, board: Board, color: int | None = None,
+                report: Callable[[Snapshot], None] | None = None, interval: float = 0.0) -> MoveInfo:
+        """Choose a move for ``color`` (default: side to move) on ``board`` (not modified).
+        ``report``/``interval``: as in :meth:`analyze` (GTP ``lz-genmove_analyze``)."""
         b = board.copy()
         color = b.to_move if color is None else color
         if b.to_move != color:
@@ -302,7 +430,7 @@ class Player:
                 return MoveInfo(PASS, 1.0, self.owner_n, time.time() - t0, [])
             if sec is not None:
                 sec = max(0.05, sec - (time.time() - t0))
-        info = self.analyze(b, sec, n)
+        info = self.analyze(b, sec, n, report=report, interval=interval)
         if (self.resign > 0 and info.playouts >= self.min_resign_playouts
                 and info.winrate < self.resign):
             info.move = -1
