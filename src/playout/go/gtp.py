@@ -343,8 +343,9 @@ class GtpEngine:
         ``kata-analyze`` analyse the position (for ``color``, the side to move by default)
         without playing, until the next input line arrives (``interrupted``); the
         ``genmove_analyze`` forms search for the move budget as ``genmove`` does, play the
-        move, and end with the line ``play VERTEX`` (or ``play resign``); they are not
-        interrupted by input.  Bad arguments answer ``? ...`` before any search.
+        move, and end with the line ``play VERTEX`` (or ``play resign``) after a last batch
+        of the search's final statistics; they are not interrupted by input.  Without
+        ``write`` (no live input) ``lz-analyze`` also ends with such a last batch.  Bad arguments answer ``? ...`` before any search.
         """
         fmt, commits = self.streaming[cmd]
         color, interval, opts = self._analysis_args(cmd, args)
@@ -361,8 +362,12 @@ class GtpEngine:
                 out(line + "\n")
 
         if commits:
+            b = self.board.copy()
+            b.to_move = color
             mv = self._genmove(["b" if color == BLACK else "w"], True, report=report,
                                interval=interval)
+            if interval > 0 and self._last_info.top:  # the final statistics of the search
+                report(self._final_snapshot(b))
             out(f"play {mv}\n\n")
         else:
             b = self.board.copy()
@@ -511,6 +516,7 @@ class GtpEngine:
             raise GtpFailure("syntax error")
         c = parse_color(a[0])
         info = self.player.genmove(self.board, c, report=report, interval=interval)
+        self._last_info = info
         mv = info.move
         if cleanup and mv == PASS:
             opp_dead = [p for p in self.player.dead_stones(self.board) if self.board.color[p] != c]

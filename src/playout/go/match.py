@@ -2,7 +2,8 @@
 
 * :class:`GtpClient` -- talk GTP v2 to a program (``gnugo --mode gtp``, ``playout gtp``, ...);
 * :func:`play_match` -- games between two GTP commands, colours alternated, each game appended to
-  a JSONL file as it ends (a rerun skips the games already there);
+  a JSONL file as it ends (a rerun skips the games already there) and written as an SGF record
+  (:func:`game_sgf`) in a folder beside it;
 * :func:`crosscheck_gnugo` -- random legal games replayed move by move in our
   :class:`~playout.go.board.Board` and in GNU Go (``is_legal`` for every empty point,
   ``play``, ``list_stones``); returns every difference found.
@@ -19,11 +20,15 @@ import shutil
 import subprocess
 import time
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
+
+from sgfmill import sgf
 
 from playout.go.board import BLACK, PASS, WHITE, Board, gtp_to_point, point_to_gtp
 from playout.go.rules import is_suicide
 from playout.go.rulesets import SIMPLE, Ruleset, get_ruleset
+from playout.go.sgf import move_value
 from playout.stats import wilson_interval
 
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
@@ -39,10 +44,13 @@ class GtpError(RuntimeError):
     """A GTP engine answered ``? ...``, answered garbage, did not answer in time, or died.
 
     The message is one line naming the engine and the command; ``moves`` (set by
-    :func:`play_game`) holds the game's moves up to the fault.
+    :func:`play_game`) holds the game's moves up to the fault, ``seconds`` the time each took
+    and ``programs`` the engines' GTP names.
     """
 
     moves: list | None = None
+    seconds: list | None = None
+    programs: tuple | None = None
 
 
 class GtpClient:
@@ -273,8 +281,11 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
 
     ``timeout``: seconds each engine (and the referee) may take per answer
     (default :data:`DEFAULT_TIMEOUT_S`).
-    Returns ``{"winner": "B"|"W", "result": "B+3.0", "moves": [...], "resigned": bool}``.
-    Raises :class:`GtpError` (its ``moves``: the moves played) when an engine fails.
+    Returns ``{"winner": "B"|"W"|"draw"|"?", "result": "B+3.0", "moves": ["b D4", ...],
+    "seconds": [...], "programs": (black, white)}``: ``seconds`` per move, the wall time of its
+    ``genmove`` (the answer's transfer included); ``programs`` each engine's GTP ``name`` and
+    ``version`` ("" when it answers neither).  Raises :class:`GtpError` (its ``moves``,
+    ``seconds``, ``programs``: those of the moves played) when an engine fails.
     """
     engines = {BLACK: GtpClient(black_cmd, transcript, names[0], timeout)}
     try:
@@ -283,17 +294,23 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
         engines[BLACK].close()
         raise
     moves: list[str] = []
+    seconds: list[float] = []
+    programs = ["", ""]
     result = None
     try:
-        for e in engines.values():
+        for i, e in enumerate(engines.values()):
             e.send(f"boardsize {size}")
             e.send("clear_board")
             e.send(f"komi {komi}")
+            (ok_n, name), (ok_v, version) = e.send_many(["name", "version"])
+            programs[i] = " ".join(x for x in (name if ok_n else "", version if ok_v else "") if x)
         c = BLACK
         passes = 0
         while len(moves) < max_moves:
             cname = "b" if c == BLACK else "w"
+            t0 = time.monotonic()
             mv = engines[c].send(f"genmove {cname}")
+            seconds.append(time.monotonic() - t0)
             if mv.lower() == "resign":
                 result = ("W" if c == BLACK else "B") + "+Resign"
                 break
@@ -317,6 +334,8 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
                 result = engines[BLACK].send("final_score")
     except GtpError as exc:
         exc.moves = moves
+        exc.seconds = seconds[: len(moves)]
+        exc.programs = tuple(programs)
         raise
     finally:
         for e in engines.values():
@@ -327,7 +346,51 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
         winner = "draw"
     else:
         winner = "?"
-    return {"winner": winner, "result": result, "moves": moves}
+    return {"winner": winner, "result": result, "moves": moves, "seconds": seconds[: len(moves)],
+            "programs": tuple(programs)}
+
+
+def game_sgf(size: int, komi: float, moves: list[str], result: str | None,
+             black: str, white: str, seconds: list | None = None, played: date | None = None,
+             comment: str = "") -> bytes:
+    """SGF FF[4] record of a match game: ``PB``/``PW`` (``black``/``white``), ``KM``, ``SZ``,
+    ``DT`` (``played``, today by default, ISO), ``RE`` (``result`` as GTP ``final_score``
+    gives it, ``B+3.0`` / ``W+Resign``; ``0`` a draw; ``Void`` when ``result`` is None: an
+    unfinished game), ``GC`` (``comment``), and the ``moves`` (``"b D4"``, as
+    :func:`play_game` lists them; passes ``B[]``), each node with ``C[time 1.234 s]`` from
+    ``seconds`` (the seconds of its ``genmove``).  A move that is no vertex of the board
+    ends the record there, noted in ``GC``.  Property values: https://www.red-bean.com/sgf/."""
+    game = sgf.Sgf_game(size=size)
+    root = game.get_root()
+    root.set("AP", ("playout", "0.1"))
+    root.set("KM", float(komi))
+    root.set("PB", black)
+    root.set("PW", white)
+    root.set("DT", (played or date.today()).isoformat())
+    root.set("RE", result if result else "Void")
+    notes = [comment] if comment else []
+    for i, m in enumerate(moves):
+        parts = m.split()
+        try:
+            if len(parts) != 2 or parts[0].lower() not in ("b", "w"):
+                raise ValueError(f"bad move {m!r}")
+            p = gtp_to_point(parts[1], size)
+        except ValueError as exc:
+            notes.append(f"move {i + 1}: {exc}; the record stops before it")
+            break
+        node = game.extend_main_sequence()
+        node.set_raw(parts[0].upper(), move_value(p, size))
+        if seconds is not None and i < len(seconds):
+            node.set("C", f"time {seconds[i]:.3f} s")
+    if notes:
+        root.set("GC", "\n".join(notes))
+    return game.serialise()
+
+
+def sgf_dir(out: str | Path) -> Path:
+    """The folder of a match file's SGF records: ``m.jsonl`` -> ``m-sgf`` beside it."""
+    out = Path(out)
+    return out.with_name(out.stem + "-sgf")
 
 
 class MatchFileError(ValueError):
@@ -378,6 +441,12 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
     an engine may take per answer (default :data:`DEFAULT_TIMEOUT_S`).  ``referee``: the GTP
     command that scores games ending in two passes (default GNU Go, see :func:`play_game`).
 
+    Every game played is also written as an SGF record (:func:`game_sgf`) to
+    :func:`sgf_dir` ``/KEY.sgf`` (``m.jsonl`` -> ``m-sgf/A-vs-B-9-7.0-0.sgf``), players named
+    by ``names`` and their GTP name and version in the root comment; the record's ``sgf``
+    field holds that path relative to the JSONL's folder, and ``seconds_per_move`` the time of
+    each move.  An unfinished game's record is written too (``RE[Void]``, the error in ``GC``).
+
     Raises :class:`GtpError` when an engine hangs, answers garbage or dies: that game is first
     appended as unfinished (``"unfinished": "<the error>"``, its moves so far; a rerun plays it
     again) and the message says so; the games after it are not played.
@@ -403,9 +472,12 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         except GtpError as exc:
             if exc.moves is None:  # an engine that cannot start: nothing was played
                 raise
+            sgf_rel = _write_game_sgf(out, key, size, komi, exc.moves, None, names, a_black,
+                                      exc.seconds, exc.programs, f"unfinished: {exc}")
             rec = {"key": key, "a_black": a_black, "a_won": None, "result": None,
                    "unfinished": str(exc), "n_moves": len(exc.moves),
-                   "seconds": round(time.time() - t0, 1), "moves": exc.moves}
+                   "seconds": round(time.time() - t0, 1), "moves": exc.moves,
+                   "seconds_per_move": [round(x, 3) for x in exc.seconds or []], "sgf": sgf_rel}
             with out.open("a") as f:
                 f.write(json.dumps(rec) + "\n")
             raise GtpError(f"{exc} (game {g} recorded as unfinished in {out}; a rerun plays it "
@@ -419,9 +491,12 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
             a_won = 0.5
         else:
             a_won = None
+        sgf_rel = _write_game_sgf(out, key, size, komi, r["moves"], r["result"], names, a_black,
+                                  r["seconds"], r["programs"])
         rec = {"key": key, "a_black": a_black, "a_won": a_won, "result": r["result"],
                "n_moves": len(r["moves"]), "seconds": round(time.time() - t0, 1),
-               "moves": r["moves"]}
+               "moves": r["moves"], "seconds_per_move": [round(x, 3) for x in r["seconds"]],
+               "sgf": sgf_rel}
         with out.open("a") as f:
             f.write(json.dumps(rec) + "\n")
         done[key] = rec
@@ -432,6 +507,23 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
     lo, hi = wilson_interval(wins, len(scored))
     return {"games": len(scored), "a_wins": wins, "a_rate": wins / max(1, len(scored)),
             "wilson95": (round(lo, 3), round(hi, 3))}
+
+
+def _write_game_sgf(out: Path, key: str, size: int, komi: float, moves: list, result, names,
+                    a_black: bool, seconds, programs, note: str = "") -> str:
+    """Write one game's SGF record beside the match file; its path relative to that folder."""
+    black, white = (names[0], names[1]) if a_black else (names[1], names[0])
+    progs = programs or ("", "")
+    lines = [f"{who}: {name} ({prog})" if prog else f"{who}: {name}"
+             for who, name, prog in (("Black", black, progs[0]), ("White", white, progs[1]))]
+    if note:
+        lines.append(note)
+    d = sgf_dir(out)
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / f"{key}.sgf"
+    path.write_bytes(game_sgf(size, komi, moves, result, black, white, seconds,
+                              comment="\n".join(lines)))
+    return str(path.relative_to(out.parent))
 
 
 def write_transcript(path: str | Path, exchanges: list, result: dict, black_cmd: str,
