@@ -284,6 +284,22 @@ def test_go_analyze_writes_sgf_with_sbkv_variations_and_a_png(tmp_path):
         assert len(moves) == len(rec["pv"])
 
 
+def test_go_analyze_scores_the_position_after_two_passes(tmp_path):
+    from playout.go.cli import go
+
+    # one black stone on 5x5, then two passes: area scoring gives Black all 25 points against
+    # White's komi 0.5, so Black has won (the search would answer 1/2: no move is left)
+    f = tmp_path / "g.sgf"
+    f.write_text("(;GM[1]SZ[5]KM[0.5];B[cc];W[];B[])")
+    r = CliRunner().invoke(go, ["analyze", str(f), "--playouts", "100", "--mc-patterns",
+                                "uniform", "--json"])
+    assert r.exit_code == 0, r.output
+    last = json.loads(r.output.splitlines()[-1])
+    assert (last["played"], last["played_winrate"]) == ("pass", 1.0)
+    game = sgf.Sgf_game.from_bytes((tmp_path / "g-analysis.sgf").read_bytes())
+    assert game.get_main_sequence()[-1].get_raw("SBKV") == b"100.00"
+
+
 def test_go_analyze_text_mode_and_no_files(tmp_path):
     from playout.go.cli import go
 

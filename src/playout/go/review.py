@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sgfmill import sgf
 
-from playout.go.board import BLACK, Board, point_to_gtp
+from playout.go.board import BLACK, PASS, Board, point_to_gtp
 from playout.go.player import Player
 from playout.go.sgf import SgfGame, move_value
 
@@ -49,13 +49,23 @@ class PositionReview:
 def review_positions(game: SgfGame, player: Player, seconds: float | None = None,
                      playouts: int | None = None, progress=None) -> list[PositionReview]:
     """Search the position before each move of ``game`` and the one after its last move
-    (``len(game.board.moves) + 1`` entries).  ``progress(i, board)`` is called before each."""
+    (``len(game.board.moves) + 1`` entries).  ``progress(i, board)`` is called before each.
+
+    A position after two passes in a row is finished, not searched: its win rate is that of
+    :meth:`Player.final_score` (dead stones from playout ownership, area score with komi),
+    1, 0 or 1/2 for a tie, and the engine's move there a pass."""
     boards: list[Board] = [b.copy() for b, _, _ in game.replay()]
     boards.append(game.board.copy())
     out = []
     for i, b in enumerate(boards):
         if progress is not None:
             progress(i, b)
+        if b.passes >= 2:  # the game is over: the score decides
+            score = player.final_score(b, playouts or 3000)
+            mine = score if b.to_move == BLACK else -score
+            wr = 1.0 if mine > 0 else 0.0 if mine < 0 else 0.5
+            out.append(PositionReview(b.to_move, PASS, wr, [], player.owner_n))
+            continue
         info = player.analyze(b, seconds, None if seconds else playouts)
         cands = player.candidates(b)
         pv = next((k.pv for k in cands if k.move == info.move), [info.move])
@@ -109,7 +119,7 @@ def write_review_sgf(src: str | Path, game: SgfGame, positions: list[PositionRev
             f"(loss {100 * rec['loss']:.1f} percentage points; {rec['playouts']} playouts)"))
         before = positions[i]
         c, p = game.board.moves[i]
-        if before.move == p or before.move < 0:
+        if before.move == p or before.move < 0 or not before.pv:
             continue
         parent = node.parent
         var = parent.new_child()
