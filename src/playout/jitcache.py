@@ -18,10 +18,48 @@ def siblings(module_file: str, *names: str) -> list[str]:
     return [str(here / n) for n in names]
 
 
-def flush_stale_caches(namespace: dict, dependencies: list[str]) -> int:
+def module_dependencies(namespace: dict, package: str = "playout") -> list[str]:
+    """Source files of every ``package`` module that ``namespace`` reaches, transitively.
+
+    Follows the namespace's modules, functions and numba dispatchers (by their
+    ``__module__``) into those modules' own globals, so a kernel that inlines a
+    primitive two imports away still depends on that primitive's file.  This module
+    itself is left out (editing it changes no kernel).  Over-approximate by design: a
+    file reached only for Python-level code costs a recompile, never a stale kernel.
+    """
+    import sys
+    import types
+
+    seen: set[str] = set()
+    files: set[str] = set()
+    todo = [namespace]
+    while todo:
+        ns = todo.pop()
+        for obj in list(ns.values()):
+            if isinstance(obj, types.ModuleType):
+                name = obj.__name__
+            else:
+                fn = getattr(obj, "py_func", obj)  # a numba dispatcher wraps its Python function
+                name = getattr(fn, "__module__", None) if callable(fn) else None
+            if not name or name in seen or name == __name__:
+                continue
+            if name != package and not name.startswith(package + "."):
+                continue
+            seen.add(name)
+            mod = sys.modules.get(name)
+            path = getattr(mod, "__file__", None)
+            if path:
+                files.add(path)
+                todo.append(vars(mod))
+    return sorted(files)
+
+
+def flush_stale_caches(namespace: dict, dependencies: list[str] | None = None) -> int:
     """Drop the on-disk numba cache of every ``@njit(cache=True)`` function in
-    ``namespace`` whose cache index is older than one of the ``dependencies``
-    (source files of the jitted functions it calls).
+    ``namespace`` (defined in that module) whose cache index is older than one of its dependencies: the
+    files listed in ``dependencies`` and every project module the namespace reaches
+    (:func:`module_dependencies`), so a list that misses a file cannot leave a stale
+    kernel behind.
 
     Numba invalidates a cached function only when its *own* file changes; a
     kernel that inlines primitives from another module would otherwise keep
@@ -30,12 +68,22 @@ def flush_stale_caches(namespace: dict, dependencies: list[str]) -> int:
     """
     import os
 
-    try:
-        newest = max(os.path.getmtime(p) for p in dependencies)
-    except (OSError, ValueError):
+    package = str(namespace.get("__name__") or "playout").partition(".")[0]
+    paths = set(dependencies or ()) | set(module_dependencies(namespace, package))
+    mtimes = []
+    for p in paths:
+        try:
+            mtimes.append(os.path.getmtime(p))
+        except OSError:
+            continue
+    if not mtimes:
         return 0
+    newest = max(mtimes)
     flushed = 0
+    own = namespace.get("__name__")
     for obj in list(namespace.values()):
+        if own and getattr(getattr(obj, "py_func", None), "__module__", own) != own:
+            continue  # a kernel imported from elsewhere: its own module keeps its cache
         cache = getattr(obj, "_cache", None)
         index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
         if index is None:
