@@ -419,7 +419,8 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
         import threading
 
         note = threading.Timer(3.0, lambda: print(
-            "compiling the rollout kernels (first run after an install, ~2 min; cached after)",
+            "playout: compiling the rollout kernels (first use after an install or an update, "
+            "~80 s on 2 cores; cached afterwards; `playout warm-up bg` does it ahead)",
             file=sys.stderr, flush=True))
         note.start()
         try:
