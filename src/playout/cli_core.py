@@ -231,6 +231,77 @@ def _print_result(problem: Problem, res, st, seed) -> None:
     console.print(f"recommended action: [bold]{problem.action_name(res.action)}[/bold]{proven}")
 
 
+def parse_move(game: Any, state: Any, text: str, action_name: Callable[[Any], str] = str) -> Any:
+    """The legal action of ``game`` in ``state`` that a person typed as ``text``.
+
+    The protocol, for a :class:`~playout.mdp.Game` (all of it optional):
+    ``parse_action(text) -> action`` turns the domain's notation into an action
+    (raising ``ValueError`` with a one-line reason on text it cannot read, e.g.
+    Connect 4's columns ``1``-``7``, Reversi's squares ``d3`` and ``pass``);
+    without it, ``text`` must equal (ignoring case and surrounding spaces) the
+    ``action_name`` (default ``str``) of one of the legal actions.  An action that
+    parses but is not legal is rejected with the reason the game's ``transition``
+    gives (e.g. ``column 4 is full``) where it raises ``ValueError``.
+
+    Raises:
+        ValueError: one line saying why ``text`` is not a legal move here.
+    """
+    legal = list(game.actions(state))
+    t = text.strip()
+    parse = getattr(game, "parse_action", None)
+    if parse is None:
+        by_name = {action_name(a).strip().lower(): a for a in legal}
+        if t.lower() in by_name:
+            return by_name[t.lower()]
+        raise ValueError(f"{t!r} is not a legal move here")
+    action = parse(t)  # ValueError: the domain's own reason
+    if action in legal:
+        return action
+    try:
+        game.transition(state, action, None)
+    except ValueError as exc:
+        raise ValueError(f"{action_name(action)} is not legal here: {str(exc).splitlines()[0]}") from None
+    raise ValueError(f"{action_name(action)} is not legal here")
+
+
+class HumanQuit(Exception):
+    """The person typed ``quit`` or the input ended (EOF)."""
+
+
+def ask_move(game: Any, state: Any, action_name: Callable[[Any], str] = str,
+             readline: Callable[[], str] | None = None) -> Any:
+    """Prompt for a move until a legal one is typed; return that action.
+
+    The prompt lists the legal moves in the domain's notation; text that is not a
+    legal move (see :func:`parse_move`) is answered with one line and asked
+    again.  Raises :class:`HumanQuit` on ``quit`` / ``q`` / ``exit`` or at the end
+    of input.  ``readline`` defaults to standard input's.
+    """
+    read = readline or sys.stdin.readline
+    names = ", ".join(action_name(a) for a in game.actions(state))
+    while True:
+        click.echo(f"your move ({names}; quit to stop): ", nl=False)
+        line = read()
+        if not line:
+            click.echo()
+            raise HumanQuit("end of input")
+        if line.strip().lower() in ("quit", "q", "exit"):
+            raise HumanQuit("quit")
+        if not line.strip():
+            continue
+        try:
+            return parse_move(game, state, line, action_name)
+        except ValueError as exc:
+            click.echo(f"illegal move: {str(exc).splitlines()[0]}; try again")
+
+
+def visit_share(res) -> str:
+    """``"812/1000 visits, 81%"``: the chosen root action's visits among all root visits."""
+    total = sum(s.visits for s in res.stats)
+    mine = next((s.visits for s in res.stats if s.action == res.action), 0)
+    return f"{mine}/{total} visits, {100 * mine / total:.0f}%" if total else "no visits"
+
+
 @click.command()
 @click.argument("domain")
 @_common
@@ -239,9 +310,21 @@ def _print_result(problem: Problem, res, st, seed) -> None:
 @click.option("--quiet", is_flag=True, help="Print only the summary line.")
 @click.option("--reuse", is_flag=True,
               help="Keep the searched subtree between moves (Python solver; its visits carry over).")
+@click.option("--human", type=click.Choice(["first", "second"]), default=None,
+              help="Play yourself against the engine (two-player games): first = player 0, who "
+                   "moves first (X in connect4 and reversi, black in reversi), second = player 1. "
+                   "Type moves in the game's notation (connect4: a column 1-7; reversi: a square "
+                   "such as d3, or pass; openspiel:GAME: the move's OpenSpiel name); quit or "
+                   "end of input stops the game (exit 0).")
 def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, solver, engine, max_steps,
-         quiet, reuse):
-    """Play a whole episode (MDP) or self-play game (Game), showing each move."""
+         quiet, reuse, human):
+    """Play a whole episode (MDP) or self-play game (Game), showing each move.
+
+    With --human first|second you play one side of a two-player game against
+    the search: the board is printed before each of your moves, illegal input is
+    answered with one line and asked again, and each engine move is shown with
+    its share of the root visits.
+    """
     import random
 
     from playout.mcts.reuse import advance_root
@@ -249,46 +332,70 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
     problem = resolve_domain(domain)
     st = _settings(problem, c, discount, depth, solver, iterations, seconds)
     mdp = problem.mdp
+    if human is not None and not isinstance(mdp, Game):
+        raise click.BadParameter(f"{domain} is not a two-player game; --human needs one", param_hint="--human")
+    me = {"first": 0, "second": 1}.get(human)
     rng = random.Random(seed)
     state = mdp.initial_state()
     total = [0.0, 0.0]
     steps = 0
     show = (lambda s: click.echo(problem.render(s))) if problem.render and not quiet else (lambda s: None)
+    if me is not None:
+        names = getattr(mdp, "player_name", None) or (lambda p: f"player {p}")
+        click.echo(f"you play {names(me)} ({human}); the engine plays {names(1 - me)}")
     show(state)
     kept = None  # the solver whose tree is reused (--reuse)
     try:
         while not mdp.is_terminal(state) and steps < max_steps:
-            if reuse:
+            player = player_of(mdp, state)
+            if player == me:
+                if quiet and problem.render:
+                    click.echo(problem.render(state))
+                try:
+                    action = ask_move(mdp, state, problem.action_name)
+                except HumanQuit as why:
+                    click.echo(f"game abandoned after {steps} moves ({why})")
+                    return
+                res = None
+            elif reuse:
                 if kept is None:
                     kept = make_solver(problem, st["solver"], c=st["c"], discount=st["discount"],
                                        depth=st["depth"], seed=rng.randrange(2**31), root_state=state,
                                        max_tree_depth=max_tree_depth)
                 carried = kept.root.visits
                 res = kept.run_tree_search(iterations=st["iterations"], seconds=st["seconds"])
+                action = res.action
                 if not quiet:
                     click.echo(f"(reused {carried} visits)")
             else:
                 res = search(problem, state, engine=engine, solver=st["solver"], iterations=st["iterations"],
                              seconds=st["seconds"], c=st["c"], discount=st["discount"], depth=st["depth"],
                              seed=rng.randrange(2**31), max_tree_depth=max_tree_depth)
-            player = player_of(mdp, state)
-            nxt = mdp.transition(state, res.action, rng)
+                action = res.action
+            nxt = mdp.transition(state, action, rng)
             if kept is not None:
-                kept = advance_root(kept, res.action, nxt)
-            r = mdp.checked_reward(state, res.action, nxt)
+                kept = advance_root(kept, action, nxt)
+            r = mdp.checked_reward(state, action, nxt)
             total[player] += r
             total[1 - player] -= r if isinstance(mdp, Game) else 0.0
             steps += 1
-            if not quiet:
+            if me is not None and res is not None:
+                click.echo(f"engine plays {problem.action_name(action)} ({visit_share(res)})")
+            elif not quiet and me is None:
                 who = f"player {player}: " if isinstance(mdp, Game) else ""
-                click.echo(f"step {steps}: {who}{problem.action_name(res.action)}  reward {r:+.3f}")
+                click.echo(f"step {steps}: {who}{problem.action_name(action)}  reward {r:+.3f}")
             state = nxt
-            show(state)
+            if me is None or player != me or mdp.is_terminal(state):
+                show(state)
     except MDPError as exc:
         raise click.ClickException(str(exc)) from None
     if isinstance(mdp, Game):
         if mdp.is_terminal(state):
-            click.echo(f"game over after {steps} moves: {game_result(mdp, state, total[0])}; "
+            result = game_result(mdp, state, total[0])
+            if me is not None:
+                names = getattr(mdp, "player_name", None) or (lambda p: f"player {p}")
+                result += f"; you played {names(me)}"
+            click.echo(f"game over after {steps} moves: {result}; "
                        f"player 0 reward {total[0]:+.3f}")
         else:
             click.echo(f"stopped at the {max_steps}-move limit after {steps} moves; "

@@ -135,6 +135,11 @@ class Connect4(Game[Connect4State, int]):
         return int(t) - 1
 
     @staticmethod
+    def player_name(player: int) -> str:
+        """``"X"`` for player 0 (who moves first), ``"O"`` for player 1 (as :meth:`render` marks them)."""
+        return "XO"[player]
+
+    @staticmethod
     def render(state: Connect4State) -> str:
         """ASCII board, top row first: ``X`` player 0, ``O`` player 1, ``.`` empty.
 
