@@ -23,6 +23,7 @@ from playout.go.pattern_compiler import (
     N_CLASSES,
     compile_rules,
     geometry_classes,
+    load_patterns,
     verify_against_reference,
 )
 from playout.go.patterns import (
@@ -33,7 +34,6 @@ from playout.go.patterns import (
     OWN,
     PROPERTY_NAMES,
     PatternError,
-    load_patterns,
     neighbourhood_index,
     parse_pattern_file,
     parse_patterns,

@@ -18,7 +18,8 @@ import json
 
 import click
 
-from playout.go.patterns import PatternError, load_patterns
+from playout.go.pattern_compiler import load_patterns
+from playout.go.patterns import PatternError
 
 
 class _BadInput(click.ClickException):

@@ -19,6 +19,9 @@ Rules fill the table in file order; a rule writes only cells still unset (first
 match wins) and unset cells end as 1 (GNU Go's default).  Class counts 954/135/18
 are GNU Go's (its 3.8 binary asserts ``n == 1107 + 1`` table rows).
 
+:func:`load_patterns` parses (:mod:`playout.go.patterns`) and compiles a file or a
+built-in database; the parser does not import this module.
+
 Speed: the 1,107 classes are built once per process (~0.06 s); compiling a
 database tests each diagram's 8 orientations on the class representatives only
 (a class is closed under the symmetries), ~0.01-0.02 s for GNU Go's files.
@@ -28,15 +31,19 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from playout.go.patterns import (
+    BUILTIN_NAMES,
     OFF_BOARD,
     Rule,
     _OFF_BOARD_LAYOUTS,
     _SYMMETRY_PERMUTATIONS,
+    builtin_path,
+    parse_pattern_file,
     property_code_mask,
 )
 
@@ -51,6 +58,7 @@ __all__ = [
     "RuleStats",
     "compile_rules",
     "verify_against_reference",
+    "load_patterns",
 ]
 
 N_INDICES = 4**8  # 65,536 neighbourhood indices
@@ -218,3 +226,42 @@ def verify_against_reference(compiled: CompiledPatterns) -> list[tuple[int, int,
             if int(row[code]) != expected:
                 bad.append((cls, code, int(row[code]), expected))
     return bad
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@functools.lru_cache(maxsize=8)
+def _load_builtin(key: str):
+    path = builtin_path(key)
+    assert path is not None
+    return compile_rules(parse_pattern_file(path), name=f"mc_{key}")
+
+
+def load_patterns(name_or_path: str | Path):
+    """Parse and compile a database: a file path (an existing path wins) or a built-in name.
+
+    Built-in names: ``montegnu_classic`` (GNU Go's default), ``mogo_classic``,
+    ``uniform``, each also with the ``mc_`` prefix.  Built-ins are compiled once per
+    process and shared: treat the returned arrays as read-only.
+
+    Returns :class:`CompiledPatterns`.
+    Raises :class:`PatternError` for a malformed file, ``ValueError`` (one line naming the
+    path) for a directory, a file without any pattern (``FILE: no patterns found``) and a
+    name that is neither an existing file nor a built-in (the message lists the built-ins),
+    ``OSError`` for an unreadable file.
+    """
+    path = Path(name_or_path)
+    if path.is_dir():
+        raise ValueError(f"{path}: is a directory, not a pattern file")
+    if path.is_file():
+        rules = parse_pattern_file(path)
+        if not rules:
+            raise ValueError(f"{path}: no patterns found")
+        return compile_rules(rules, name=str(path))
+    if builtin_path(str(name_or_path)) is not None:
+        return _load_builtin(str(name_or_path).removeprefix("mc_").removesuffix(".db"))
+    raise ValueError(
+        f"no pattern file or built-in database named {str(name_or_path)!r}; "
+        f"built-ins: {', '.join(BUILTIN_NAMES)} (also with the mc_ prefix)"
+    )

@@ -54,7 +54,6 @@ rule in file order gives the value; cells no rule matches get 1.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -76,7 +75,6 @@ __all__ = [
     "parse_patterns",
     "parse_pattern_file",
     "property_code_mask",
-    "load_patterns",
     "builtin_path",
     "neighbourhood_index",
     "property_code",
@@ -411,46 +409,6 @@ def builtin_path(name: str) -> Path | None:
     if key not in BUILTIN_NAMES:
         return None
     return Path(str(resources.files("playout.go") / "data" / f"mc_{key}.db"))
-
-
-@functools.lru_cache(maxsize=8)
-def _load_builtin(key: str):
-    from playout.go.pattern_compiler import compile_rules
-
-    path = builtin_path(key)
-    assert path is not None
-    return compile_rules(parse_pattern_file(path), name=f"mc_{key}")
-
-
-def load_patterns(name_or_path: str | Path):
-    """Parse and compile a database: a file path (an existing path wins) or a built-in name.
-
-    Built-in names: ``montegnu_classic`` (GNU Go's default), ``mogo_classic``,
-    ``uniform``, each also with the ``mc_`` prefix.  Built-ins are compiled once per
-    process and shared: treat the returned arrays as read-only.
-
-    Returns :class:`playout.go.pattern_compiler.CompiledPatterns`.
-    Raises :class:`PatternError` for a malformed file, ``ValueError`` (one line naming the
-    path) for a directory, a file without any pattern (``FILE: no patterns found``) and a
-    name that is neither an existing file nor a built-in (the message lists the built-ins),
-    ``OSError`` for an unreadable file.
-    """
-    from playout.go.pattern_compiler import compile_rules
-
-    path = Path(name_or_path)
-    if path.is_dir():
-        raise ValueError(f"{path}: is a directory, not a pattern file")
-    if path.is_file():
-        rules = parse_pattern_file(path)
-        if not rules:
-            raise ValueError(f"{path}: no patterns found")
-        return compile_rules(rules, name=str(path))
-    if builtin_path(str(name_or_path)) is not None:
-        return _load_builtin(str(name_or_path).removeprefix("mc_").removesuffix(".db"))
-    raise ValueError(
-        f"no pattern file or built-in database named {str(name_or_path)!r}; "
-        f"built-ins: {', '.join(BUILTIN_NAMES)} (also with the mc_ prefix)"
-    )
 
 
 # ---------------------------------------------------------------- reference encoding

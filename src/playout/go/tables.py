@@ -160,7 +160,7 @@ def load_table(name: str | None = None, path: str | None = None) -> Table:
     if key in _TABLES:
         return _TABLES[key]
     try:
-        from playout.go.patterns import load_patterns  # type: ignore
+        from playout.go.pattern_compiler import load_patterns  # type: ignore
     except ImportError:
         load_patterns = None
     if load_patterns is not None:
