@@ -15,6 +15,7 @@ from playout.backgammon.board import STARTING_BOARD, flip
 from playout.backgammon.evaluators import NeuralNet, PubEval
 from playout.backgammon.rollout import match, rollout, rollout_trials
 from playout.stats import wilson_interval as wilson
+from procs import children, gone
 
 
 def test_bearoff_certain_win_is_exact():
@@ -148,28 +149,6 @@ def test_cubeful_rollout_seeded_and_bounded():
     assert -3.0 < a["equity"] < 3.0 and a["std_error"] > 0
 
 
-def _children(pid):
-    """Pids whose parent is ``pid`` (from /proc)."""
-    kids = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as fh:
-                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        kids.append(int(d))
-            except (FileNotFoundError, ProcessLookupError):
-                pass
-    return kids
-
-
-def _gone(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except FileNotFoundError:
-        return True
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_killed_rollout_leaves_no_worker_and_resume_says_what_it_kept(tmp_path):
     """``kill -9`` of ``bg rollout --workers 2``: both workers end with it; the rerun names the
@@ -185,15 +164,15 @@ def test_killed_rollout_leaves_no_worker_and_resume_says_what_it_kept(tmp_path):
             if out.exists() and out.read_text().count("\n") >= 3:  # setup + 2 chunks
                 break
             time.sleep(0.05)
-        workers = _children(proc.pid)
+        workers = children(proc.pid)
     finally:
         proc.kill()
         proc.wait()
     assert len(workers) == 2
     deadline = time.monotonic() + 10
-    while not all(_gone(p) for p in workers) and time.monotonic() < deadline:
+    while not all(gone(p) for p in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    alive = [p for p in workers if not _gone(p)]
+    alive = [p for p in workers if not gone(p)]
     for p in alive:
         os.kill(p, signal.SIGKILL)
     assert alive == []

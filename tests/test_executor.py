@@ -13,6 +13,7 @@ import time
 import pytest
 
 from playout.executor import ResultsFileError, load_results, run_tasks
+from procs import gone
 
 
 def noisy_sum(task):
@@ -152,15 +153,6 @@ run_tasks(slow, [{"key": f"k{i}"} for i in range(4)], workers=2)
 """
 
 
-def _gone(pid):
-    """True once ``pid`` has exited (a zombie waiting for a reaper counts as gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except FileNotFoundError:
-        return True
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_pool_workers_die_with_a_killed_parent(tmp_path):
     """``kill -9`` of a job with a process pool: no worker outlives it (before the fix the two
@@ -174,9 +166,9 @@ def test_pool_workers_die_with_a_killed_parent(tmp_path):
     proc.wait()
     assert len(pids) == 2, "the workers did not start"
     deadline = time.monotonic() + 10
-    while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+    while not all(gone(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    alive = [p for p in pids if not _gone(p)]
+    alive = [p for p in pids if not gone(p)]
     for p in alive:  # do not leave them behind if the test fails
         os.kill(p, signal.SIGKILL)
     assert alive == []
