@@ -322,7 +322,7 @@ def test_stats_compares_our_labels_with_bgsage_on_the_same_boards(tiny_plan, sag
     _label(p, tasks, trials=36)
     r = CliRunner().invoke(main, ["bg", "data", "stats", str(p), "--against-bgsage"])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["rows"] == 2 and out["sources"] == {"bgsage-board": 2}
     mine = D.read_rows(p)[1]
     theirs = dict(sage_rows)

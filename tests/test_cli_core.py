@@ -69,13 +69,13 @@ def test_user_mdp_by_module_path(tmp_path):
 def test_play_connect4_self_play_ends():
     r = run("play", "connect4", "--engine", "python", "-n", "100", "--quiet")
     assert r.exit_code == 0
-    assert r.output.startswith("game over after ")
+    assert r.stdout.startswith("game over after ")
 
 
 def test_play_stopped_at_the_step_limit_says_so_once():
     r = run("play", "gridworld", "-n", "20", "--quiet", "--max-steps", "1")
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("stopped at the 1-step limit after 1 steps; total reward ")
+    assert r.stdout.startswith("stopped at the 1-step limit after 1 steps; total reward ")
 
 
 def test_trace_gridworld_optimal_actions_lead(tmp_path):
@@ -103,7 +103,7 @@ def test_play_reversi_names_the_winner_and_the_disc_score():
     r = run("play", "reversi", "-n", "30", "--quiet", "--seed", "3")
     assert r.exit_code == 0, r.output
     m = re.fullmatch(r"game over after (\d+) moves: (X \(black\)|O \(white\)) wins \(X (\d+), O (\d+)\); "
-                     r"player 0 reward ([-+]\d\.\d{3})\n", r.output)
+                     r"player 0 reward ([-+]\d\.\d{3})\n", r.stdout)
     assert m, r.output
     winner, black, white, reward = m.group(2), int(m.group(3)), int(m.group(4)), float(m.group(5))
     assert black != white and (winner == "X (black)") == (black > white)

@@ -17,7 +17,7 @@ def test_decision_time_json_has_every_domain():
     out = CliRunner().invoke(main, ["bench", "decision-time", "--json", "--repeats", "1", "--no-peers",
                                     "--no-startup"])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     for name in ("gridworld", "push_your_luck", "twenty48", "connect4", "reversi"):
         assert data[name]["median_ms"] > 0
         assert "mctreesearch4j_ms" not in data[name]  # a published figure, named so
@@ -33,7 +33,7 @@ def test_connect4_solver_command_on_a_slice():
     out = CliRunner().invoke(main, ["bench", "connect4-solver", "--file", str(DATA / "Test_L3_R1"),
                                     "--limit", "50", "--json"])
     assert out.exit_code == 0, out.output
-    (row,) = json.loads(out.output)
+    (row,) = json.loads(out.stdout)
     assert row["positions"] == 50 and row["mismatches"] == 0
 
 

@@ -38,7 +38,7 @@ def test_cli_quality_json_and_bad_file(l3, tmp_path):
     out = runner.invoke(bench, ["connect4-quality", "--limit", "5", "--iterations", "2000", "--json",
                                 "--file", str(l3)])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert data["positions"] == 5 and 0 <= data["keeps_value"] <= 5
     bad = tmp_path / "bad"
     bad.write_text("4455 3\n12x 0\n")

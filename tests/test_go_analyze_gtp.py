@@ -248,7 +248,7 @@ def test_go_analyze_writes_sgf_with_sbkv_variations_and_a_png(tmp_path):
     r = CliRunner().invoke(go, ["analyze", str(f), "--playouts", "200", "--mc-patterns",
                                 "uniform", "--json"])
     assert r.exit_code == 0, r.output
-    recs = [json.loads(x) for x in r.output.splitlines()]
+    recs = [json.loads(x) for x in r.stdout.splitlines()]
     assert [x["played"] for x in recs] == ["D4", "C5", "E3", "E4"]
     png = tmp_path / "g-winrate.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -294,7 +294,7 @@ def test_go_analyze_scores_the_position_after_two_passes(tmp_path):
     r = CliRunner().invoke(go, ["analyze", str(f), "--playouts", "100", "--mc-patterns",
                                 "uniform", "--json"])
     assert r.exit_code == 0, r.output
-    last = json.loads(r.output.splitlines()[-1])
+    last = json.loads(r.stdout.splitlines()[-1])
     assert (last["played"], last["played_winrate"]) == ("pass", 1.0)
     game = sgf.Sgf_game.from_bytes((tmp_path / "g-analysis.sgf").read_bytes())
     assert game.get_main_sequence()[-1].get_raw("SBKV") == b"100.00"

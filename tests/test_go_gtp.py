@@ -137,7 +137,7 @@ def test_cli_gtp_over_pipes_and_bad_database():
     r = CliRunner().invoke(gtp, ["--boardsize", "7", "--playouts", "50", "--mc-patterns", "uniform"],
                            input="name\nplay b D4\ngenmove w\nquit\n")
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("= playout\n\n=\n\n= ")
+    assert r.stdout.startswith("= playout\n\n=\n\n= ")
     r = CliRunner().invoke(go, ["--help"])
     assert "patterns" in r.output and "analyze" in r.output
 

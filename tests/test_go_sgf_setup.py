@@ -273,4 +273,4 @@ def test_analyze_applies_setup_after_the_first_move(tmp_path):
     f.write_text("(;GM[1]SZ[9];B[ee];AE[ee];W[ee])")  # W E5 is legal only once AE has emptied it
     r = CliRunner().invoke(go, ["analyze", str(f), "--playouts", "10", "--mc-patterns", "uniform", "--json"])
     assert r.exit_code == 0, r.output
-    assert [ln.split('"played": ')[1][:4] for ln in r.output.splitlines()] == ['"E5"', '"E5"']
+    assert [ln.split('"played": ')[1][:4] for ln in r.stdout.splitlines()] == ['"E5"', '"E5"']
