@@ -25,12 +25,13 @@ reference-counts every array passed between kernels, which dominated the cost pe
 
 ``B`` = int64[:func:`scratch_len`] is scratch (affected points, captured points).
 
-Rules (Tromp-Taylor style, as GNU Go plays them): a move is illegal on an occupied point,
-as suicide (no liberty after removing captured opponent strings), or on the simple-ko point
-(the single stone just captured by a single stone left in atari).  Positional superko is
-checked with a 64-bit Zobrist hash against the game record (:class:`playout.go.board.Board`) and along tree paths
-(:mod:`playout.go.player`).  Area scoring: stones plus empty regions that touch one colour only,
-minus komi for White.
+Rules of these kernels (as GNU Go's playouts use them): a move is illegal on an occupied
+point, as suicide (no liberty after removing captured opponent strings), or on the simple-ko
+point (the single stone just captured by a single stone left in atari).  The game's ruleset
+(positional or situational superko, simple ko, multi-stone suicide under Tromp-Taylor and New
+Zealand rules: :mod:`playout.go.rulesets`) is applied on top, with 64-bit Zobrist hashes, by
+the game record (:class:`playout.go.board.Board`) and along tree paths (:mod:`playout.go.search`).
+Area scoring: stones plus empty regions that touch one colour only, minus komi for White.
 """
 
 from __future__ import annotations
