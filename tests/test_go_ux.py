@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from playout.go.board import BLACK, WHITE, gtp_to_point
 from playout.go.cli import go, gtp
 from playout.go.cli_patterns import patterns as patterns_command
-from playout.go.gtp import GtpEngine, fixed_handicap_vertices, free_handicap_vertices
+from playout.go.gtp import GtpEngine
+from playout.go.handicap import fixed_handicap_vertices, free_handicap_vertices
 from playout.go.sgf import SgfError, board_to_sgf, load_sgf, read_sgf
 from playout.go.tables import load_table
 
