@@ -325,9 +325,50 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
 @click.option("--ply", default="1", show_default=True, help=PLY_HELP)
 @click.option("--opponent", default=None, help="evaluator for the second side (default: same)")
 @click.option("--quiet", is_flag=True, help="only the result")
+@click.option("--human", is_flag=True,
+              help="play yourself against the engine, with the cube (see below)")
+@click.option("--match", "match_text", default=None,
+              help="--human: N (a match to N points, Crawford rule) or money [default: money]")
+@click.option("--dice", "dice_mode", type=click.Choice(["rolled", "entered"]), default="rolled",
+              show_default=True, help="--human: dice rolled by the seeded generator or typed in")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="--human: write the match as Jellyfish .mat")
+@click.option("--sgf", "sgf_path", type=click.Path(dir_okay=False), default=None,
+              help="--human: write the match as gnubg SGF")
+@click.option("--jacoby", is_flag=True, help="--human, money: the Jacoby rule")
+@click.option("--beaver", is_flag=True, help="--human, money: beavers allowed")
+@click.option("--position", "start", default=None,
+              help="--human: start the first game from this position (ID, ID:matchID or XGID; "
+                   "you are the side to act; a match ID gives the cube and score)")
 @common
-def play(seed, ply, opponent, quiet, evaluator, as_json):
-    """Self-play one cubeless game, printing the ASCII board after each play."""
+def play(seed, ply, opponent, quiet, human, match_text, dice_mode, save_path, sgf_path, jacoby,
+         beaver, start, evaluator, as_json):
+    """Self-play one cubeless game, printing the ASCII board after each play.
+
+    \b
+    With --human you play X against the engine (O) in the terminal: a match to
+    --match N points (Crawford rule, post-Crawford doubling) or money play
+    (double, take, drop; --beaver, --jacoby).  Type plays in gnubg notation
+    (8/5 6/5, 24/18*/13, bar/22, 13/11(2), 6/off), or: roll, double, take,
+    drop, beaver, hint, board, resign [single|gammon|backgammon], quit.  The
+    engine plays at --ply with --evaluator and turns the cube by gnubg 1.07's
+    0-ply cube model.  End of input ends the session (exit 0).
+    """
+    if human:
+        from playout.backgammon.human import run_cli
+
+        if opponent or quiet or as_json:
+            raise click.BadParameter("--opponent, --quiet and --json are for self-play",
+                                     param_hint="--human")
+        run_cli(seed=seed, ply=_ply(ply), evaluator=_evaluator(evaluator), match_text=match_text,
+                dice_mode=dice_mode, save_path=save_path, sgf_path=sgf_path, jacoby=jacoby,
+                beaver=beaver, start=_position(start) if start else None)
+        return
+    for name, given in (("--match", match_text), ("--save", save_path), ("--sgf", sgf_path),
+                        ("--jacoby", jacoby), ("--beaver", beaver), ("--position", start),
+                        ("--dice", dice_mode != "rolled")):
+        if given:
+            raise click.BadParameter("only with --human", param_hint=name)
     from playout.backgammon.board import STARTING_BOARD, flip, game_result
     from playout.backgammon.ids import ascii_board, position_id
     from playout.backgammon.search import choose_move
@@ -377,3 +418,7 @@ bg.add_command(_data)
 from playout.backgammon.cli_cube_crosscheck import crosscheck_cube as _xcube  # noqa: E402
 
 bg.add_command(_xcube)
+
+from playout.backgammon.cli_train import train_cmd as _train  # noqa: E402  (playout bg train)
+
+bg.add_command(_train)
