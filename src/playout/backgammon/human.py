@@ -1,0 +1,882 @@
+"""A person against the engine: ``playout bg play --human`` (match to N points, or money).
+
+Two layers:
+
+* :class:`BgMatch`, an I/O-free state machine for a match (or a money session): whose
+  turn it is, the dice, the cube (value and owner), the score, the Crawford game and
+  post-Crawford play, the end of a game by bearing off (single / gammon / backgammon),
+  a dropped double or an accepted resignation, and a log of every action.  Illegal
+  requests raise :class:`HumanError` with a one-line message.  Tests drive it directly.
+* :func:`play_human`, the terminal loop around it: the board drawn from the person's side,
+  commands read line by line, the engine's checker play (:func:`playout.backgammon.search.choose_move`
+  at the chosen ply) and cube decisions (:func:`playout.backgammon.cube.cube_action`, gnubg
+  1.07's 0-ply cube model).
+
+Rules (standard backgammon and match play as gnubg 1.07 applies them, see
+``../shared/docs/backgammon.md``):
+
+* **Opening**: each player throws one die, equal dice are thrown again, and the higher die
+  starts, playing both numbers; no one may double before the first play.
+* **Cube**: the side on roll may double before rolling if the cube is centred or its own;
+  the opponent takes (owning the doubled cube) or drops (the doubler wins the value of the
+  cube before the double).  Money play with beavers: the taker may beaver (take and at once
+  redouble, keeping the cube at four times its old value); a beaver cannot be refused.  The
+  Jacoby rule (money, when on): gammons and backgammons count as single games while the cube
+  is centred.
+* **Match play** to N points: the first game after a player first reaches N-1 points is the
+  Crawford game, in which neither side may double; after it (post-Crawford) the trailer may
+  double, the leader's cube is dead.  A side may not double a cube whose value already
+  gives it the match (gnubg: the away score must exceed the cube value).
+* **Scoring**: 1, 2 or 3 times the cube value for a single game, gammon (the loser has borne
+  off nothing) or backgammon (also a loser's checker on the bar or in the winner's home
+  board), :func:`playout.backgammon.board.game_result`.
+
+Plays are typed as gnubg and XG write them (``8/5 6/5``, ``24/18*/13``, ``bar/22``,
+``13/11(2)``, ``6/off``): :func:`parse_play` reads them against the legal plays of
+:func:`playout.backgammon.moves.legal_moves`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from playout.backgammon.board import STARTING_BOARD, flip, game_result
+from playout.backgammon.ids import Position
+from playout.backgammon.moves import legal_moves
+from playout.backgammon.notation import play_text
+
+NAMES = ("you", "the engine")
+RESIGN_LEVELS = {"single": 1, "normal": 1, "gammon": 2, "backgammon": 3}
+
+
+class HumanError(ValueError):
+    """A request the rules or the input do not allow; the message is one line."""
+
+
+# -- reading a play -------------------------------------------------------------------------------
+
+_POINT = re.compile(r"^(bar|b|off|o|\d{1,2})(\*?)$")
+
+
+def _parse_point(tok: str, part: str) -> tuple[int, bool]:
+    m = _POINT.match(tok)
+    if not m:
+        raise HumanError(f"{part!r}: {tok!r} is not a point (1..24, bar or off)")
+    name, star = m.groups()
+    if name in ("bar", "b"):
+        p = 25
+    elif name in ("off", "o"):
+        p = 0
+    else:
+        p = int(name)
+        if not 0 <= p <= 25:
+            raise HumanError(f"{part!r}: point {p} does not exist (1..24, bar or off)")
+    return p, bool(star)
+
+
+def _parse_parts(text: str) -> tuple[list[tuple[int, int]], set[int]]:
+    """(checker moves (from, to) with counts expanded, points marked as hits ``*``)."""
+    moves: list[tuple[int, int]] = []
+    stars: set[int] = set()
+    tokens = text.replace(",", " ").lower().split()
+    if not tokens:
+        raise HumanError("empty play")
+    for part in tokens:
+        count = 1
+        m = re.match(r"^(.*)\((\d)\)$", part)
+        if m:
+            part, count = m.group(1), int(m.group(2))
+            if not 1 <= count <= 4:
+                raise HumanError(f"{part}({count}): a part is repeated 1..4 times")
+        pieces = part.split("/")
+        if len(pieces) < 2:
+            raise HumanError(f"{part!r}: write a move as from/to, e.g. 13/8 or bar/22")
+        pts = [_parse_point(t, part) for t in pieces]
+        for i, (p, star) in enumerate(pts):
+            if i == 0 and (star or p == 0):
+                raise HumanError(f"{part!r}: a move starts on a point or the bar")
+            if i > 0 and p == 25:
+                raise HumanError(f"{part!r}: a checker cannot move to the bar")
+            if 0 < i < len(pts) - 1 and p == 0:
+                raise HumanError(f"{part!r}: 'off' ends a move")
+            if i > 0 and p >= pts[i - 1][0]:
+                raise HumanError(f"{part!r}: your checkers move down, from 24 towards 1 and off")
+            if star:
+                if p == 0:
+                    raise HumanError(f"{part!r}: bearing off hits nothing")
+                stars.add(p)
+        moves += [(pts[0][0], pts[-1][0])] * count
+    return moves, stars
+
+
+def _mover_vector(board) -> np.ndarray:
+    """The mover's checkers: [0] borne off, [1..24] on the points, [25] on the bar."""
+    b = np.asarray(board, dtype=np.int64)
+    v = np.where(b > 0, b, 0)
+    v[0] = 0
+    v[25] = b[25]
+    v[0] = 15 - v.sum()
+    return v
+
+
+def _hits(before, after) -> set[int]:
+    """Points where an opponent blot was hit (it is gone after the play)."""
+    return {p for p in range(1, 25) if before[p] == -1 and after[p] >= 0}
+
+
+def parse_play(text: str, board, dice) -> np.ndarray:
+    """The board after the play ``text`` (gnubg notation) from ``board`` with ``dice``.
+
+    ``board``: board26 from the mover's side; returns the legal board it names (mover's view).
+    The play is identified by where the mover's checkers end up; hits that the text marks
+    with ``*`` choose between plays that differ only in hitting (gnubg writes every hit, so
+    ``24/13`` with 6-5 means the play that does not hit on the way).  Raises
+    :class:`HumanError` (one line) for text that is not a play, a play that is not legal
+    with the dice, or one that matches several legal plays.
+    """
+    moves, stars = _parse_parts(text)
+    before = np.asarray(board, dtype=np.int8)
+    target = _mover_vector(before).copy()
+    for src, dst in moves:
+        target[src] -= 1
+        target[dst] += 1
+    d = f"{dice[0]}-{dice[1]}"
+    for p in range(1, 26):
+        if target[p] < 0:
+            where = "on the bar" if p == 25 else f"on point {p}"
+            raise HumanError(f"{text.strip()!r}: you do not have that many checkers {where}")
+    legal = legal_moves(before, int(dice[0]), int(dice[1]))
+    same = [b for b in legal if np.array_equal(_mover_vector(b), target)]
+    if not same:
+        raise HumanError(f"{text.strip()!r} is not a legal play with {d} (all of a roll must be "
+                         f"played when it can be; 'hint' lists the best plays)")
+    if len(same) == 1:
+        return same[0].copy()
+    exact = [b for b in same if _hits(before, b) == stars]
+    if len(exact) == 1:
+        return exact[0].copy()
+    options = " or ".join(play_text(before, b, dice) for b in same)
+    raise HumanError(f"{text.strip()!r} is ambiguous with {d}: {options} (mark hits with *)")
+
+
+def renumber(text: str) -> str:
+    """A play written in the mover's numbering, in the other side's (point p -> 25 - p)."""
+    return re.sub(r"\d+(?!\))", lambda mt: str(25 - int(mt.group())), text)
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """``"63"``, ``"6 3"``, ``"6-3"`` -> (6, 3); :class:`HumanError` for anything else."""
+    t = text.strip().replace("-", "").replace(",", "").replace(" ", "")
+    if len(t) != 2 or not all("1" <= c <= "6" for c in t):
+        raise HumanError(f"{text.strip()!r} is not a roll (two dice 1..6, e.g. 63)")
+    return int(t[0]), int(t[1])
+
+
+# -- the match state machine ----------------------------------------------------------------------
+
+@dataclass
+class Action:
+    """One logged action.  ``kind``: ``move`` (``dice``, ``play`` in the mover's gnubg
+    notation, ``before``/``after`` board26 from the mover's side), ``double`` (``cube`` = the
+    new value offered), ``take``, ``drop``, ``beaver`` (``cube`` = the value after it),
+    ``resign`` (``points`` = the points given, accepted), ``win`` (``points`` to ``player``,
+    the last action of a finished game).  ``player`` 0 = the person, 1 = the engine."""
+
+    kind: str
+    player: int
+    dice: tuple[int, int] | None = None
+    play: str | None = None
+    before: list | None = None
+    after: list | None = None
+    cube: int | None = None
+    points: int | None = None
+
+
+@dataclass
+class GameRecord:
+    """One game: the score before it (player 0, player 1), whether it was the Crawford game,
+    the actions, and (when finished) the winner and points."""
+
+    score: tuple[int, int]
+    crawford: bool
+    actions: list[Action] = field(default_factory=list)
+    winner: int | None = None
+    points: int = 0
+    start: list | None = None   # board26 from player 0's side if not the opening position
+
+
+class BgMatch:
+    """Match (``match_length`` > 0) or money session (0) between player 0 and player 1.
+
+    The board is kept from the side on turn (:attr:`board`, board26).  Phases:
+    ``opening`` (the opening roll decides who starts), ``preroll`` (the side on turn may
+    double, then rolls), ``doubled`` (the other side must take, drop or beaver), ``move``
+    (dice rolled, the side on turn plays), ``over`` (game finished), ``match_over``.
+    Every method that the rules forbid now raises :class:`HumanError`.
+    """
+
+    def __init__(self, match_length: int = 0, *, jacoby: bool = False, beaver: bool = False,
+                 names=NAMES):
+        if match_length < 0:
+            raise HumanError(f"match length {match_length}: must be >= 1 (or 0 for money)")
+        if match_length and (jacoby or beaver):
+            raise HumanError("the Jacoby rule and beavers are money-play rules")
+        self.match_length = int(match_length)
+        self.jacoby = bool(jacoby)
+        self.beaver_allowed = bool(beaver)
+        self.names = tuple(names)
+        self.score = [0, 0]
+        self.crawford_game = False   # this game is the Crawford game
+        self.crawford_done = False   # the Crawford game has been played
+        self.games: list[GameRecord] = []
+        self.phase = "over"
+        self.board = STARTING_BOARD.copy()
+        self.turn = 0
+        self.dice: tuple[int, int] | None = None
+        self.cube = 1
+        self.owner: int | None = None   # None = centred
+        self._rolled_after_take = False
+
+    # -- state ------------------------------------------------------------------------------
+    @property
+    def game(self) -> GameRecord:
+        return self.games[-1]
+
+    @property
+    def post_crawford(self) -> bool:
+        """A match game after the Crawford game (a side is 1-away, this is not the Crawford game)."""
+        return (bool(self.match_length) and not self.crawford_game
+                and self.match_length - 1 in self.score)
+
+    def away(self, player: int) -> int:
+        return self.match_length - self.score[player]
+
+    def board_of(self, player: int) -> np.ndarray:
+        """The board26 from ``player``'s side."""
+        return self.board.copy() if player == self.turn else flip(self.board)
+
+    def owner_of(self, player: int) -> str:
+        """The cube owner as ``player`` sees it: centered, player (its own) or opponent."""
+        if self.owner is None:
+            return "centered"
+        return "player" if self.owner == player else "opponent"
+
+    def position(self, player: int | None = None) -> Position:
+        """:class:`playout.backgammon.ids.Position` from ``player``'s side (default: on turn)."""
+        p = self.turn if player is None else player
+        return Position(self.board_of(p), cube_value=self.cube, cube_owner=self.owner_of(p),
+                        dice=self.dice if (p == self.turn and self.phase == "move") else None,
+                        match_length=self.match_length, score=(self.score[p], self.score[1 - p]),
+                        crawford=self.crawford_game, jacoby=self.jacoby,
+                        beaver=self.beaver_allowed)
+
+    def why_no_double(self, player: int) -> str | None:
+        """Why ``player`` may not double now (one line), or ``None`` if it may."""
+        if self.phase in ("over", "match_over"):
+            return "the game is over"
+        if self.phase == "opening":
+            return "no one may double before the first play"
+        if self.match_length and self.crawford_game:
+            return "no doubling in the Crawford game"
+        if self.owner is not None and self.owner != player:
+            return f"the cube belongs to {self.names[1 - player]}"
+        if self.match_length and self.away(player) <= self.cube:
+            return (f"the cube is dead: {self.cube} point(s) already win the match for "
+                    f"{self.names[player]}")
+        if self.phase == "doubled":
+            return "a double is already on the table"
+        if self.turn != player:
+            return "the cube is turned on one's own turn, before rolling"
+        if self.phase == "move":
+            return "the cube is turned before the roll, not after"
+        if self._rolled_after_take:
+            return "the double was just taken: roll"
+        return None
+
+    def may_double(self, player: int) -> bool:
+        return self.why_no_double(player) is None
+
+    # -- game flow ----------------------------------------------------------------------------
+    def new_game(self, start=None, *, turn: int | None = None, cube: int = 1,
+                 owner: int | None = None) -> None:
+        """Start the next game: from the opening position (``phase`` becomes ``opening``), or
+        from ``start`` (board26 from player 0's side) with player ``turn`` to roll (``preroll``)."""
+        if self.phase == "match_over":
+            raise HumanError("the match is over")
+        if self.games and self.phase != "over":
+            raise HumanError("the game in progress is not finished")
+        self.games.append(GameRecord(tuple(self.score), self.crawford_game,
+                                     start=None if start is None else [int(v) for v in start]))
+        self.cube, self.owner, self.dice = int(cube), owner, None
+        self._rolled_after_take = False
+        if start is None:
+            self.board = STARTING_BOARD.copy()
+            self.phase = "opening"
+        else:
+            t = 0 if turn is None else int(turn)
+            b0 = np.asarray(start, dtype=np.int8)
+            self.board = b0.copy() if t == 0 else flip(b0)
+            self.turn = t
+            self.phase = "preroll"
+
+    def opening(self, die0: int, die1: int) -> None:
+        """The opening roll: player 0's die and player 1's; the higher starts with both."""
+        self._need("opening")
+        if die0 == die1:
+            raise HumanError(f"both dice are {die0}: the opening roll is thrown again")
+        for d in (die0, die1):
+            if not 1 <= d <= 6:
+                raise HumanError(f"die {d}: must be 1..6")
+        self.turn = 0 if die0 > die1 else 1
+        self.board = STARTING_BOARD.copy()
+        self.dice = (die0, die1) if self.turn == 0 else (die1, die0)
+        self.phase = "move"
+
+    def double(self) -> None:
+        """The side on turn doubles (before rolling)."""
+        why = self.why_no_double(self.turn)
+        if why:
+            raise HumanError(f"cannot double: {why}")
+        self.phase = "doubled"
+        self.game.actions.append(Action("double", self.turn, cube=2 * self.cube))
+
+    def take(self) -> None:
+        """The side doubled takes: it owns the doubled cube; the doubler rolls."""
+        self._need("doubled")
+        self.cube *= 2
+        self.owner = 1 - self.turn
+        self.phase = "preroll"
+        self._rolled_after_take = True
+        self.game.actions.append(Action("take", 1 - self.turn, cube=self.cube))
+
+    def beaver(self) -> None:
+        """Money: the side doubled takes and redoubles at once, owning a cube of 4x the old value."""
+        self._need("doubled")
+        if self.match_length or not self.beaver_allowed:
+            raise HumanError("beavers are not allowed" + (" in match play" if self.match_length
+                                                         else " (play with --beaver)"))
+        self.cube *= 4
+        self.owner = 1 - self.turn
+        self.phase = "preroll"
+        self._rolled_after_take = True
+        self.game.actions.append(Action("beaver", 1 - self.turn, cube=self.cube))
+
+    def drop(self) -> None:
+        """The side doubled drops: the doubler wins the cube's value before the double."""
+        self._need("doubled")
+        self.game.actions.append(Action("drop", 1 - self.turn))
+        self._end(self.turn, self.cube)
+
+    def roll(self, dice: tuple[int, int]) -> None:
+        """The side on turn rolls ``dice``."""
+        self._need("preroll")
+        d = (int(dice[0]), int(dice[1]))
+        if not all(1 <= v <= 6 for v in d):
+            raise HumanError(f"dice {d}: each must be 1..6")
+        self.dice = d
+        self.phase = "move"
+        self._rolled_after_take = False
+
+    def legal_plays(self) -> np.ndarray:
+        """int8[n, 26]: the boards the side on turn may reach with the dice (its view)."""
+        self._need("move")
+        return legal_moves(self.board, *self.dice)
+
+    def play(self, after) -> int:
+        """Play to board ``after`` (mover's view; must be legal).  Returns the points won by
+        the mover if this ended the game (cube and Jacoby applied), else 0."""
+        self._need("move")
+        a = np.asarray(after, dtype=np.int8)
+        legal = legal_moves(self.board, *self.dice)
+        if not any(np.array_equal(a, b) for b in legal):
+            raise HumanError(f"not a legal play with {self.dice[0]}-{self.dice[1]}")
+        self.game.actions.append(Action("move", self.turn, self.dice, play_text(self.board, a, self.dice),
+                                        [int(v) for v in self.board], [int(v) for v in a]))
+        r = int(game_result(a))
+        if r:
+            level = 1 if (self.jacoby and not self.match_length and self.owner is None) else r
+            pts = level * self.cube
+            self._end(self.turn, pts)
+            return pts
+        self.board = flip(a)
+        self.turn = 1 - self.turn
+        self.dice = None
+        self.phase = "preroll"
+        return 0
+
+    def play_text(self, text: str) -> int:
+        """:meth:`play` of a play typed in gnubg notation (:func:`parse_play`)."""
+        self._need("move")
+        return self.play(parse_play(text, self.board, self.dice))
+
+    def resign(self, player: int, level: int) -> int:
+        """``player`` resigns a single (1), gammon (2) or backgammon (3) game and the opponent
+        accepts: it wins ``level`` x the cube.  Returns those points."""
+        if self.phase in ("over", "match_over", "opening"):
+            raise HumanError("there is no game in progress to resign")
+        if level not in (1, 2, 3):
+            raise HumanError(f"resign level {level}: 1 single, 2 gammon, 3 backgammon")
+        pts = level * self.cube
+        self.game.actions.append(Action("resign", player, points=pts))
+        self._end(1 - player, pts)
+        return pts
+
+    def _need(self, phase: str) -> None:
+        if self.phase != phase:
+            raise HumanError(f"not now: the game is at {self.phase!r}, this needs {phase!r}")
+
+    def _end(self, winner: int, points: int) -> None:
+        g = self.game
+        g.winner, g.points = winner, int(points)
+        g.actions.append(Action("win", winner, points=int(points)))
+        self.score[winner] += int(points)
+        self.dice = None
+        self.phase = "over"
+        if not self.match_length:
+            return
+        if self.crawford_game:
+            self.crawford_game, self.crawford_done = False, True
+        if max(self.score) >= self.match_length:
+            self.phase = "match_over"
+            return
+        if not self.crawford_done and self.score[winner] == self.match_length - 1:
+            self.crawford_game = True   # the first time a side is 1-away: the next game
+
+    @property
+    def winner(self) -> int | None:
+        """The match winner (match play, once over), else ``None``."""
+        if self.phase != "match_over":
+            return None
+        return 0 if self.score[0] >= self.match_length else 1
+
+
+# -- the engine -------------------------------------------------------------------------------
+
+class EngineSide:
+    """The engine's decisions for player 1: checker play by :func:`choose_move` at ``ply``,
+    cube actions by :func:`playout.backgammon.cube.cube_action` at ``ply``."""
+
+    def __init__(self, evaluator, ply: int = 1, player: int = 1):
+        self.ev, self.ply, self.me = evaluator, int(ply), player
+
+    def _cube(self, m: BgMatch, side: int):
+        from playout.backgammon.cube import cube_action
+
+        pos = m.position(side)
+        return cube_action(pos.board, m.cube, m.owner_of(side), self.ev, self.ply,
+                           jacoby=m.jacoby, beaver=m.beaver_allowed,
+                           match_length=m.match_length, score=pos.score,
+                           crawford=m.crawford_game)
+
+    def wants_double(self, m: BgMatch) -> bool:
+        return m.may_double(self.me) and self._cube(m, self.me).double
+
+    def answer(self, m: BgMatch) -> str:
+        """``take``, ``drop`` or ``beaver`` to the double on the table (doubler on turn)."""
+        d = self._cube(m, m.turn)
+        if d.is_beaver and m.beaver_allowed and not m.match_length:
+            return "beaver"
+        return "take" if d.take else "drop"
+
+    def cube_hint(self, m: BgMatch, side: int):
+        return self._cube(m, side)
+
+    def move(self, m: BgMatch):
+        from playout.backgammon.search import choose_move
+
+        return choose_move(m.board, m.dice, self.ev, self.ply)
+
+    def accepts_resign(self, m: BgMatch, level: int) -> bool:
+        """Whether the engine takes ``level`` x cube rather than play on (cubeless: money
+        points, or match winning chances from the Kazaross-XG2 table at the score)."""
+        from playout.backgammon.cube import _Score
+        from playout.backgammon.search import pre_roll_probs
+
+        if m.turn == self.me:
+            p = pre_roll_probs(self.ev, m.board_of(self.me), self.ply)
+        else:
+            q = pre_roll_probs(self.ev, m.board_of(1 - self.me), self.ply)
+            p = np.array([1 - q[0], q[3], q[4], q[1], q[2]])
+        w, wg, wbg, lg, lbg = (float(v) for v in p)
+        if not m.match_length:
+            if m.jacoby and m.owner is None:
+                return level >= 2 * w - 1 - 1e-9
+            play_on = w + wg + wbg - (1 - w) - lg - lbg
+            return level >= play_on - 1e-9
+        s = _Score(m.away(self.me), m.away(1 - self.me), m.crawford_game)
+        c = m.cube
+        mine = [(w - wg, 1), (wg - wbg, 2), (wbg, 3)]
+        theirs = [(1 - w - lg, 1), (lg - lbg, 2), (lbg, 3)]
+        on = (sum(pr * s.mwc(0, 0, k * c) for pr, k in mine)
+              + sum(pr * s.mwc(0, 1, k * c) for pr, k in theirs))
+        return s.mwc(0, 0, level * c) >= on - 1e-9
+
+
+# -- the terminal loop ----------------------------------------------------------------------------
+
+HELP = ("commands: a play in gnubg notation (8/5 6/5, 24/18*/13, bar/22, 13/11(2), 6/off); "
+        "roll; double; take / drop / beaver (when doubled); hint; board; "
+        "resign [single|gammon|backgammon]; quit")
+
+
+class Quit(Exception):
+    """The person ended the session (``quit`` or the end of input); ``str`` says which."""
+
+
+class Console:
+    """Line I/O: ``ask(prompt)`` returns a stripped line (:class:`Quit` at end of input or on
+    ``quit``/``exit``), ``say(text)`` prints.  ``read`` is a file-like object's ``readline``."""
+
+    def __init__(self, say, readline):
+        self.say, self._readline = say, readline
+
+    def ask(self, prompt: str) -> str:
+        self.say(prompt, nl=False)
+        line = self._readline()
+        if line == "":
+            self.say("")
+            raise Quit("end of input")
+        line = line.strip()
+        if line.lower() in ("quit", "exit", "q"):
+            raise Quit("quit")
+        return line
+
+
+class Dice:
+    """Dice from a seeded ``random.Random`` or typed by the person (``entered``)."""
+
+    def __init__(self, console: Console, rng: random.Random | None = None):
+        self.io, self.rng = console, rng
+
+    def roll(self, who: str) -> tuple[int, int]:
+        if self.rng is not None:
+            return self.rng.randint(1, 6), self.rng.randint(1, 6)
+        while True:
+            line = self.io.ask(f"dice for {who} (e.g. 63): ")
+            try:
+                return parse_dice(line)
+            except HumanError as exc:
+                self.io.say(str(exc))
+
+    def opening(self) -> tuple[int, int]:
+        if self.rng is not None:
+            while True:
+                a, b = self.rng.randint(1, 6), self.rng.randint(1, 6)
+                if a != b:
+                    return a, b
+        while True:
+            line = self.io.ask("opening roll: your die, then the engine's (e.g. 42): ")
+            try:
+                a, b = parse_dice(line)
+            except HumanError as exc:
+                self.io.say(str(exc))
+                continue
+            if a == b:
+                self.io.say(f"both dice are {a}: throw again")
+                continue
+            return a, b
+
+
+def status_line(m: BgMatch) -> str:
+    """Score, Crawford state and cube in one line, as the person sees them."""
+    if m.match_length:
+        head = f"match to {m.match_length}: you {m.score[0]}, the engine {m.score[1]}"
+        if m.crawford_game:
+            head += " (Crawford game)"
+        elif m.post_crawford:
+            head += " (post-Crawford)"
+    else:
+        head = f"money: you {m.score[0] - m.score[1]:+d}" + (" (Jacoby)" if m.jacoby else "")
+    own = {None: "centred", 0: "yours", 1: "the engine's"}[m.owner]
+    return f"{head}   cube {m.cube} ({own})"
+
+
+def board_text(m: BgMatch, ids: bool = False) -> str:
+    """The ASCII board from the person's side (X, moving 24 -> 1), the dice if the person is to
+    play, the status line; with ``ids`` the position as gnubg ID:match ID and XGID."""
+    from playout.backgammon.ids import ascii_board, match_id, position_id, xgid
+
+    dice = m.dice if (m.phase == "move" and m.turn == 0) else None
+    lines = [ascii_board(m.board_of(0), names=("X", "O"), dice=dice),
+             " you are X (home board bottom right), the engine O;  " + status_line(m)]
+    if ids and m.phase not in ("over", "match_over"):
+        pos = m.position()
+        lines.append(f" {position_id(pos.board)}:{match_id(pos, turn=1 if m.turn == 0 else 0)}   "
+                     f"{xgid(pos)}   (side on roll: {'you' if m.turn == 0 else 'the engine'})")
+    return "\n".join(lines)
+
+
+class HumanGame:
+    """The terminal session: player 0 is the person (``console``), player 1 ``engine``.
+
+    ``start``: a :class:`~playout.backgammon.ids.Position` from the person's side, the person
+    to roll (or to play its dice): the first game starts there with its cube and score, the
+    others from the opening position.
+    """
+
+    def __init__(self, match: BgMatch, engine: EngineSide, console: Console, dice: Dice,
+                 start: Position | None = None):
+        self.m, self.eng, self.io, self.dice, self.start = match, engine, console, dice, start
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _common(self, line: str) -> bool:
+        """Commands valid at every prompt; True if ``line`` was one of them."""
+        w = line.lower().split()
+        if not w:
+            return False
+        if w[0] in ("help", "?"):
+            self.io.say(HELP)
+        elif w[0] == "board":
+            self.io.say(board_text(self.m, ids=True))
+        elif w[0] == "resign":
+            level = RESIGN_LEVELS.get(w[1] if len(w) > 1 else "single")
+            if level is None:
+                self.io.say("resign single, resign gammon or resign backgammon")
+            elif self.eng.accepts_resign(self.m, level):
+                pts = self.m.resign(0, level)
+                self.io.say(f"the engine accepts your resignation and wins {pts} point(s)")
+            else:
+                self.io.say("the engine declines your resignation; play on")
+        else:
+            return False
+        return True
+
+    def _hint_cube(self, side: int) -> None:
+        d = self.eng.cube_hint(self.m, side)
+        unit = "MWC" if self.m.match_length else "equity per cube"
+        who = "your" if side == 0 else "the engine's"
+        self.io.say(f"cube ({who} double, {unit}): no double {d.equity_nd:+.4f}, double/take "
+                    f"{d.equity_dt:+.4f}, double/pass {d.equity_dp:+.4f}: {d.optimal_action}")
+
+    def _hint_play(self, top: int = 5) -> None:
+        mc = self.eng.move(self.m)
+        best = mc.candidates[0].equity
+        for i, c in enumerate(mc.candidates[:top]):
+            self.io.say(f"{i + 1:>3}. {play_text(self.m.board, c.board, self.m.dice):<26} "
+                        f"eq {c.equity:+.4f} ({c.equity - best:+.4f})")
+
+    # -- turns --------------------------------------------------------------------------------
+    def _human_preroll(self) -> None:
+        m = self.m
+        if not m.may_double(0):
+            m.roll(self.dice.roll("you"))
+            return
+        self.io.say(board_text(m))
+        while m.phase == "preroll":
+            line = self.io.ask("roll or double? [roll] ")
+            w = line.lower()
+            if w in ("", "roll", "r"):
+                m.roll(self.dice.roll("you"))
+            elif w in ("double", "d"):
+                m.double()
+                self.io.say(f"you double to {2 * m.cube}")
+            elif w == "hint":
+                self._hint_cube(0)
+            elif not self._common(line):
+                self.io.say(f"{line!r}: type roll or double (help lists the commands)")
+
+    def _human_move(self) -> None:
+        m = self.m
+        legal = m.legal_plays()
+        d = f"{m.dice[0]}-{m.dice[1]}"
+        if len(legal) == 1:
+            text = play_text(m.board, legal[0], m.dice)
+            self.io.say(f"you roll {d}: " + ("no legal play" if text == "(no play)" else
+                                           f"forced play {text}"))
+            self._report(m.play(legal[0]), 0)
+            return
+        self.io.say(board_text(m))
+        while m.phase == "move":
+            line = self.io.ask(f"your play ({d}): ")
+            w = line.lower()
+            if not line:
+                continue
+            if w == "hint":
+                self._hint_play()
+            elif w in ("double", "d"):
+                self.io.say(f"cannot double: {m.why_no_double(0)}")
+            elif w in ("take", "drop", "pass", "beaver", "roll"):
+                self.io.say(f"{w}: not now; type your play for {d}")
+            elif not self._common(line):
+                try:
+                    self._report(m.play_text(line), 0)
+                except HumanError as exc:
+                    self.io.say(str(exc))
+
+    def _human_answer(self) -> None:
+        m = self.m
+        self.io.say(board_text(m))
+        opts = "take, drop or beaver" if (m.beaver_allowed and not m.match_length) else "take or drop"
+        while m.phase == "doubled":
+            line = self.io.ask(f"the engine doubles to {2 * m.cube}: {opts}? ")
+            w = line.lower()
+            if w in ("take", "t"):
+                m.take()
+                self.io.say(f"you take; the cube is {m.cube} and yours")
+            elif w in ("drop", "pass", "p"):
+                m.drop()
+                self._report(m.game.points, 1, how="you drop")
+            elif w == "beaver":
+                try:
+                    m.beaver()
+                    self.io.say(f"you beaver; the cube is {m.cube} and yours")
+                except HumanError as exc:
+                    self.io.say(str(exc))
+            elif w == "hint":
+                self._hint_cube(1)
+            elif not self._common(line):
+                self.io.say(f"{line!r}: type {opts}")
+
+    def _engine_turn(self) -> None:
+        m = self.m
+        if m.phase == "preroll":
+            if self.eng.wants_double(m):
+                m.double()
+                self._human_answer()
+                if m.phase != "preroll":
+                    return
+            m.roll(self.dice.roll("the engine"))
+        mc = self.eng.move(m)
+        d, before = m.dice, m.board.copy()
+        pts = m.play(mc.board)
+        text = play_text(before, mc.board, d)
+        if text == "(no play)":
+            self.io.say(f"the engine rolls {d[0]}-{d[1]}: no legal play")
+        else:
+            self.io.say(f"the engine rolls {d[0]}-{d[1]}: {text}   (in your numbering: "
+                        f"{renumber(text)})")
+        self._report(pts, 1)
+
+    def _report(self, points: int, winner: int, how: str | None = None) -> None:
+        m = self.m
+        if m.phase not in ("over", "match_over"):
+            return
+        who = "you win" if winner == 0 else "the engine wins"
+        kind = {1: "", 2: " (gammon)", 3: " (backgammon)"}
+        level = points // m.cube if m.cube else points
+        extra = "" if how else kind.get(level, "")
+        if how is None:
+            self.io.say(board_text(m))
+        self.io.say(f"{how + ': ' if how else ''}{who} {points} point(s){extra}. {status_line(m)}")
+
+    # -- the session ---------------------------------------------------------------------------
+    def run(self) -> str:
+        """Play until the match ends (money: until quit); returns why it stopped."""
+        m = self.m
+        try:
+            while True:
+                if m.phase == "match_over":
+                    w = m.winner
+                    self.io.say(f"match over: {'you win' if w == 0 else 'the engine wins'} "
+                                f"{max(m.score)}-{min(m.score)}")
+                    return "match over"
+                if m.phase == "over":
+                    if m.games and not m.match_length:
+                        self.io.ask("press enter for the next game (or quit) ")
+                    self._new_game()
+                elif m.phase == "opening":
+                    a, b = self.dice.opening()
+                    m.opening(a, b)
+                    self.io.say(f"opening roll: you {a}, the engine {b}: "
+                                f"{'you start' if m.turn == 0 else 'the engine starts'} with "
+                                f"{m.dice[0]}-{m.dice[1]}")
+                elif m.turn == 0 and m.phase == "preroll":
+                    self._human_preroll()
+                elif m.turn == 0 and m.phase == "move":
+                    self._human_move()
+                elif m.turn == 0 and m.phase == "doubled":
+                    ans = self.eng.answer(m)
+                    getattr(m, ans)()
+                    if ans == "drop":
+                        self._report(m.game.points, 0, how="the engine drops")
+                    else:
+                        self.io.say(f"the engine {'beavers' if ans == 'beaver' else 'takes'}; "
+                                    f"the cube is {m.cube} and the engine's")
+                else:
+                    self._engine_turn()
+        except Quit as why:
+            self.io.say(f"session ended ({why}) after {len(m.games)} game(s). {status_line(m)}")
+            return str(why)
+
+    def _new_game(self) -> None:
+        m = self.m
+        if self.start is not None and not m.games:
+            s = self.start
+            m.score = [int(s.score[0]), int(s.score[1])]
+            m.crawford_game = bool(s.crawford)
+            m.crawford_done = bool(m.match_length) and not s.crawford and (
+                m.match_length - 1 in m.score)
+            owner = {"centered": None, "player": 0, "opponent": 1}[s.cube_owner]
+            m.new_game(s.board, turn=0, cube=s.cube_value, owner=owner)
+            if s.dice is not None:
+                m.roll(s.dice)
+        else:
+            m.new_game()
+        self.io.say(f"\ngame {len(m.games)}. {status_line(m)}")
+
+
+def parse_match(text: str | None) -> int:
+    """``--match``: ``"money"`` (or None) -> 0, ``"N"`` -> N >= 1; HumanError otherwise."""
+    if text is None or text.strip().lower() == "money":
+        return 0
+    try:
+        n = int(text)
+    except ValueError:
+        raise HumanError(f"--match: {text!r} is not a match length (a number, or money)") from None
+    if not 1 <= n <= 64:
+        raise HumanError(f"--match: {n} is out of range (1..64 points, or money)")
+    return n
+
+
+def run_cli(*, seed: int, ply: int, evaluator, match_text: str | None, dice_mode: str,
+            save_path: str | None, sgf_path: str | None, jacoby: bool, beaver: bool,
+            start: Position | None) -> BgMatch:
+    """``playout bg play --human``: options checked (one-line errors), the session played on
+    stdin/stdout, the match written to ``save_path`` / ``sgf_path`` at the end."""
+    import sys
+
+    import click
+
+    try:
+        n = parse_match(match_text)
+        if start is not None and start.match_length:
+            if match_text is not None and n != start.match_length:
+                raise HumanError(f"--match {n} contradicts the position's match ID "
+                                 f"({start.match_length}-point match)")
+            n = start.match_length
+        if start is not None and n and max(start.score) >= n:
+            raise HumanError(f"--position: score {start.score} is not below the match length {n}")
+        m = BgMatch(n, jacoby=jacoby, beaver=beaver)
+    except HumanError as exc:
+        raise click.BadParameter(str(exc), param_hint="--match" if "--" not in str(exc)
+                                 else None) from None
+    if start is not None and not n:
+        start = Position(start.board, cube_value=start.cube_value, cube_owner=start.cube_owner,
+                         dice=start.dice)
+    console = Console(click.echo, sys.stdin.readline)
+    dice = Dice(console, random.Random(seed) if dice_mode == "rolled" else None)
+    eng = EngineSide(evaluator, ply)
+    kind = f"a {n}-point match" if n else "money play" + (
+        " (" + ", ".join(x for x, on in (("Jacoby", jacoby), ("beavers", beaver)) if on) + ")"
+        if (jacoby or beaver) else "")
+    console.say(f"{kind} against {evaluator.name} at {ply}-ply; dice {dice_mode}"
+                f"{f' (seed {seed})' if dice_mode == 'rolled' else ''}. Type help for commands.")
+    HumanGame(m, eng, console, dice, start).run()
+    for path, kind in ((save_path, "mat"), (sgf_path, "sgf")):
+        if path:
+            try:
+                save_match(m, path, kind, engine_name=f"{evaluator.name}-{ply}ply", seed=seed)
+            except OSError as exc:
+                raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+            click.echo(f"saved {path}")
+    return m
+
+
+def save_match(m: BgMatch, path: str, kind: str, *, engine_name: str = "engine",
+               seed: int | None = None) -> None:
+    """Write the match as ``kind`` (``mat`` or ``sgf``) through :mod:`playout.backgammon.matchfile`."""
+    raise OSError("matchfile writer not available yet")
