@@ -312,7 +312,9 @@ def train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidde
         max_minutes: stop after the epoch that passes this wall time (resume later).
         png: write the loss curves (train and held-out per net) to this PNG.
 
-    Returns a summary: epochs done, best epoch and held-out loss per net, history.
+    Returns a summary: epochs done, best epoch and held-out loss per net, the loss history
+    per trained net (``train_loss``/``holdout_loss``: name -> one value per epoch, epoch 0 =
+    the initial net), and the train/held-out row counts.
 
     Raises:
         TrainError: no held-out rows, a bad init file, or a checkpoint that does not match.
@@ -454,8 +456,8 @@ def train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidde
     return {"epochs": epoch, "nets": [NETS[k] for k in nets],
             "best_epoch": {NETS[k]: int(best_epoch[k]) for k in nets},
             "best_holdout_loss": {NETS[k]: float(best_loss[k]) for k in nets},
-            "train_loss": [[float(x) for x in r] for r in hist_tr],
-            "holdout_loss": [[float(x) for x in r] for r in hist_ho],
+            "train_loss": {NETS[k]: [float(r[k]) for r in hist_tr] for k in nets},
+            "holdout_loss": {NETS[k]: [float(r[k]) for r in hist_ho] for k in nets},
             "rows": {NETS[k]: [int(len(tr[k])), int(len(ho[k]))] for k in nets}}
 
 

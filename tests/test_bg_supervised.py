@@ -1,0 +1,231 @@
+"""Supervised training on rollout targets (``playout.backgammon.supervised``, ``bg train``)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from playout.backgammon import data as D
+from playout.backgammon import net as N
+from playout.backgammon import supervised as S
+from playout.backgammon.evaluators import DEFAULT_NET, get_evaluator
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAPSHOT = ROOT / "data" / "bg" / "labels-v1.jsonl.gz"
+REF_A = ROOT.parent / "shared" / "data" / "backgammon" / "reference" / "A"
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return D.load([SNAPSHOT])
+
+
+@pytest.fixture(scope="module")
+def tiny(rows):
+    """A few dozen contact rows of the committed snapshot: 40 to train on, 8 held out."""
+    ds = S.prepare(rows)
+    contact = np.flatnonzero(ds.net == 0)
+    tr = [i for i in contact if not ds.holdout[i]][:40]
+    ho = [i for i in contact if ds.holdout[i]][:8]
+    mask = np.zeros(len(ds), dtype=bool)
+    mask[tr + ho] = True
+    return ds.subset(mask)
+
+
+def _run(ds, out, **kw):
+    kw.setdefault("epochs", 3)
+    kw.setdefault("nets", (0,))
+    kw.setdefault("batch", 8)
+    return S.train(ds, out, seed=kw.pop("seed", 3), progress=False, **kw)
+
+
+def _arrays(path):
+    with np.load(path, allow_pickle=False) as z:
+        return {k: z[k].copy() for k in z.files if k not in ("config", "rng")}
+
+
+def test_tiny_run_is_deterministic(tiny, tmp_path):
+    a = _run(tiny, tmp_path / "a.npz")
+    b = _run(tiny, tmp_path / "b.npz")
+    c = _run(tiny, tmp_path / "c.npz", seed=4)
+    wa, wb, wc = (N.load_weights(tmp_path / f"{n}.npz")[:4] for n in "abc")
+    ca, cc = (_arrays(S.ckpt_path(tmp_path / f"{n}.npz"))["W1"] for n in "ac")
+    assert all(np.array_equal(x, y) for x, y in zip(wa, wb))
+    assert a["holdout_loss"] == b["holdout_loss"]
+    assert not np.array_equal(ca, cc)  # another seed shuffles otherwise
+    # the race net (not trained) keeps the initial weights
+    init = N.load_weights(DEFAULT_NET)[:4]
+    assert all(np.array_equal(x[1], y[1]) for x, y in zip(wa, init))
+    assert a["rows"] == {"contact": [40, 8]}
+
+
+@pytest.mark.parametrize("how", ["stop", "epochs"])
+def test_killed_after_epoch_1_then_resumed_equals_uninterrupted(tiny, tmp_path, how):
+    full = _run(tiny, tmp_path / "full.npz")
+    out = tmp_path / "part.npz"
+    if how == "stop":  # stops right after epoch 1's checkpoint, as a kill would
+        _run(tiny, out, _stop_after=1)
+    else:
+        _run(tiny, out, epochs=1)
+    assert _arrays(S.ckpt_path(out))["epoch"] == 1
+    resumed = _run(tiny, out)
+    assert resumed["epochs"] == 3 and resumed["holdout_loss"] == full["holdout_loss"]
+    for name, arr in _arrays(S.ckpt_path(tmp_path / "full.npz")).items():
+        assert np.array_equal(arr, _arrays(S.ckpt_path(out))[name], equal_nan=True), name
+    for x, y in zip(N.load_weights(out)[:4], N.load_weights(tmp_path / "full.npz")[:4]):
+        assert np.array_equal(x, y)
+
+
+def test_resume_with_other_settings_is_refused(tiny, tmp_path):
+    _run(tiny, tmp_path / "n.npz", epochs=1)
+    with pytest.raises(S.TrainError, match=r"n\.ckpt\.npz: checkpoint made with other settings.*lr"):
+        _run(tiny, tmp_path / "n.npz", lr=0.01)
+
+
+def test_holdout_split_is_data_is_holdout_and_never_trained_on(rows, tiny, tmp_path):
+    ds = S.prepare(rows)
+    assert ds.holdout.tolist() == [D.is_holdout(k) for k in ds.keys]
+    assert 0.05 < ds.holdout.mean() < 0.15
+    # changing the held-out targets changes no trained weight (only the choice of best epoch)
+    other = tiny.subset(np.ones(len(tiny), dtype=bool))
+    other.Y[other.holdout] = 1.0 - other.Y[other.holdout]
+    _run(tiny, tmp_path / "a.npz")
+    _run(other, tmp_path / "b.npz")
+    a, b = _arrays(S.ckpt_path(tmp_path / "a.npz")), _arrays(S.ckpt_path(tmp_path / "b.npz"))
+    assert all(np.array_equal(a[p], b[p]) for p in ("W1", "b1", "W2", "b2"))
+    assert not np.array_equal(a["hist_holdout"], b["hist_holdout"])
+
+
+def test_training_lowers_held_out_loss_and_keeps_the_best_epoch(rows, tmp_path):
+    ds = S.prepare(rows)
+    out = tmp_path / "sl.npz"
+    png = tmp_path / "loss.png"
+    s = S.train(ds, out, epochs=3, seed=1, nets=(0,), progress=False, png=png)
+    init_loss = s["holdout_loss"]["contact"][0]
+    best = s["best_holdout_loss"]["contact"]
+    assert best < init_loss - 0.005
+    assert best == min(s["holdout_loss"]["contact"])
+    # the written net is that epoch's: its held-out loss recomputed from the file
+    params = N.load_weights(out)[:4]
+    ho = ds.holdout & (ds.net == 0)
+    assert S._mean_loss(params, 0, ds.X[ho], ds.Y[ho]) == pytest.approx(best, abs=1e-12)
+    # the evaluator loads it and its held-out error is lower than net_td80's too
+    m_new = S.measure(get_evaluator(str(out)), ds.subset(ho))
+    m_old = S.measure(get_evaluator("net"), ds.subset(ho))
+    assert m_new["cross_entropy"] < m_old["cross_entropy"]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_loss_gradient_matches_finite_differences(tiny):
+    params = [a.copy() for a in N.load_weights(DEFAULT_NET)[:4]]
+    params[3][0, 1] += 3.0  # gammon output above the win output: the ordering penalty is active
+    X, Y = tiny.X[:20], tiny.Y[:20]
+    loss, grads = S.loss_grad(params, 0, X, Y, 5.0)
+    assert np.any(S._violations(S.forward(params, 0, X)[1]) > 0)
+    for j, idx in [(0, (0, 5, 3)), (0, (0, 101, 7)), (1, (0, 9)), (2, (0, 4, 1)), (3, (0, 0)),
+                   (3, (0, 3))]:
+        e = 1e-6
+        p2 = [a.copy() for a in params]
+        p2[j][idx] += e
+        num = (S.loss_grad(p2, 0, X, Y, 5.0)[0] - loss) / e
+        assert num == pytest.approx(grads[j][idx[1:]], rel=1e-3, abs=1e-7)
+
+
+def test_outputs_are_gnubg_consistent_and_the_penalty_restores_the_order(tiny, tmp_path):
+    # the evaluator's outputs: win >= win gammon >= win bg, 1 - win >= lose gammon >= lose bg
+    init = tmp_path / "bad.npz"
+    W1, b1, W2, b2, _ = N.load_weights(DEFAULT_NET)
+    b2 = b2.copy()
+    b2[0, 1] += 3.0
+    b2[0, 3] += 3.0
+    N.save_weights(init, W1, b1, W2, b2)
+    p = S.predict((W1, b1, W2, b2), tiny.boards)
+    assert np.all(p[:, 1] <= p[:, 0]) and np.all(p[:, 2] <= p[:, 1])
+    assert np.all(p[:, 3] <= 1 - p[:, 0] + 1e-12) and np.all(p[:, 4] <= p[:, 3])
+    raw = S.forward((W1, b1, W2, b2), 0, tiny.X)[1]
+    assert np.mean(S._violations(raw)[:, [0, 2]] > 0) > 0.3  # the broken net's raw outputs are out of order
+
+    def violations(consistency, name):
+        _run(tiny, tmp_path / name, init=init, consistency=consistency, epochs=2, lr=0.01)
+        params = [_arrays(S.ckpt_path(tmp_path / name))[k] for k in ("W1", "b1", "W2", "b2")]
+        return np.maximum(S._violations(S.forward(params, 0, tiny.X)[1]), 0).sum()
+
+    assert violations(20.0, "with.npz") < 0.75 * violations(0.0, "without.npz")
+
+
+def test_widen_keeps_the_outputs(tiny):
+    params = N.load_weights(DEFAULT_NET)[:4]
+    wide = S.widen(params, 96, 1)
+    assert wide[0].shape == (2, N.N_INPUTS, 96) and wide[2].shape == (2, 96, 5)
+    assert np.allclose(S.forward(wide, 0, tiny.X)[1], S.forward(params, 0, tiny.X)[1], atol=1e-12)
+    with pytest.raises(S.TrainError, match="--hidden 40"):
+        S.widen(params, 40, 1)
+
+
+@pytest.mark.skipif(not (REF_A / "rollout.jsonl").exists(), reason="shared reference A not present")
+def test_benchmark_boards_are_left_out():
+    keys = S.benchmark_keys(REF_A)
+    first = json.loads((REF_A / "rollout.jsonl").read_text().splitlines()[0])
+    from playout.backgammon.board import flip
+
+    assert D.board_key(first["board"]) in keys
+    assert D.board_key(flip(np.array(first["moves"][0]["board"], dtype=np.int8))) in keys
+    row = {"board": first["board"], "probs": [0.5, 0.1, 0.0, 0.1, 0.0], "source": "selfplay"}
+    ds = S.prepare({D.board_key(first["board"]): row}, keys)
+    assert len(ds) == 0 and ds.skipped["excluded"] == 1
+
+
+def _cli(args):
+    from playout.cli import main
+
+    return CliRunner().invoke(main, ["bg", "train", *args])
+
+
+def _one_line_error(r, *parts):
+    assert r.exit_code == 1, r.output
+    assert "Traceback" not in r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.output
+    for p in parts:
+        assert p in lines[0], r.output
+
+
+def test_cli_one_line_errors(tmp_path, tiny):
+    out = str(tmp_path / "o.npz")
+    _one_line_error(_cli([str(tmp_path / "missing.jsonl"), "--out", out]), "missing.jsonl", "not found")
+    bad = tmp_path / "bad.jsonl"
+    good = gzip.decompress(SNAPSHOT.read_bytes()).decode().splitlines()[:3]
+    bad.write_text("\n".join(good + ["{not json"]) + "\n")
+    _one_line_error(_cli([str(bad), "--out", out]), "bad.jsonl:4", "not valid JSON")
+    rec = json.loads(good[1])
+    rec["result"]["probs"] = [0.5, 0.2, 0.1]
+    bad.write_text("\n".join(good + [json.dumps(rec)]) + "\n")
+    _one_line_error(_cli([str(bad), "--out", out]), "bad.jsonl:4", "probs")
+    _one_line_error(_cli([str(SNAPSHOT), "--out", out, "--init", str(bad)]), "bad.jsonl",
+                    "not a playout network file")
+    _one_line_error(_cli([str(SNAPSHOT), "--out", out, "--init", str(tmp_path / "no.npz")]),
+                    "no.npz", "not found")
+    _one_line_error(_cli(["--out", out]), "no data")
+    _one_line_error(_cli([str(SNAPSHOT), "--out", out, "--family", "nosuch"]), "--family",
+                    "nosuch")
+
+
+def test_cli_trains_resumes_and_prints_a_summary(tmp_path):
+    out = tmp_path / "net.npz"
+    args = [str(SNAPSHOT), "--out", str(out), "--epochs", "1", "--net", "contact", "--quiet",
+            "--png", str(tmp_path / "l.png")]
+    r = _cli(args)
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout.splitlines()[-1])
+    assert s["epochs"] == 1 and s["nets"] == ["contact"]
+    r = _cli(args[:4] + ["2"] + args[5:])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout.splitlines()[-1])["epochs"] == 2
+    assert (tmp_path / "l.png").exists()
+    assert get_evaluator(str(out)).evaluate(np.array([N.STARTING_BOARD]))[0, 0] == \
+        pytest.approx(0.5, abs=0.05)
