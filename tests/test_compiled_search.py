@@ -225,18 +225,18 @@ def test_search_resumes_across_kernel_calls_exactly():
 
     spec = get_domain("twenty48")
     root = compiled.state_array("twenty48", spec.factory().initial_state())
-    dom, mod = compiled.DOMAINS["twenty48"]
+    dom = compiled.resolve("twenty48")
     fixed = (float(spec.c), float(spec.discount), int(spec.depth), compiled.NO_LIMIT, False, np.zeros(1))
-    tree = compiled._Tree(mod.N_ACTIONS, 2, 11)  # small: forces growth
+    tree = compiled._Tree(dom.n_actions, 2, 11)  # small: forces growth
     for n in (150, 250):
         tree.reserve(n)
         args = (root, n, *fixed, *tree.arrays())
-        compiled._kernel_for(dom, args)(dom, *args)
+        compiled._entry(dom, args)(*args)
     once = compiled.search_array("twenty48", root, 400, spec.c, spec.discount, spec.depth, seed=11)
     by_action = {s.action: s for s in once.stats}
     for a in range(4):
         ch = tree.child[0, a]
         if ch >= 0:
-            st = by_action[mod.action_of(a)]
+            st = by_action[dom.action_of(a)]
             assert tree.visits[ch] == st.visits
             assert tree.total[ch] / tree.visits[ch] == pytest.approx(st.mean_reward, rel=1e-12)

@@ -2,8 +2,11 @@
 
 A DOMAIN is a built-in name (``gridworld``, ``push_your_luck``, ``twenty48``,
 ``connect4``, ``reversi``), ``openspiel:GAME`` (any OpenSpiel game, needs the
-``openspiel`` extra) or ``module:Class`` naming a user MDP importable from the
-current directory.
+``openspiel`` extra) or ``module:NAME`` naming a user MDP class or instance, or a
+user :class:`~playout.mcts.compiled_domain.CompiledDomain` (or a zero-argument
+function returning one), importable from the current directory; ``path/to/file.py:NAME``
+loads the file.  A compiled domain is searched by the numba kernel like the
+built-ins (``playout solve`` only: ``play`` and ``trace`` need a Python MDP).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ class Problem:
     """A resolved DOMAIN argument: the MDP and its default solver settings."""
 
     name: str
-    mdp: MDP[Any, Any]
+    mdp: MDP[Any, Any] | None
     c: float = 1.4
     discount: float = 1.0
     depth: int = 1000
@@ -34,6 +37,51 @@ class Problem:
     builtin: bool = False
     action_name: Callable[[Any], str] = str
     render: Callable[[Any], str] | None = None
+    compiled: Any = None  # a user's CompiledDomain (then mdp is None)
+
+
+def _load_user_object(spec: str, module: str, attr: str, bad: Callable[[str], Exception]) -> Any:
+    """``attr`` of ``module`` (a module name importable from the current folder, or a .py file)."""
+    if module.endswith(".py") or "/" in module:
+        path = Path(module)
+        if not path.is_file():
+            raise bad(f"{spec!r}: no file {module!r} (name the module, not the file, e.g. "
+                      f"{path.stem}:{attr or 'MyMDP'} run from its folder, or give an existing .py file)")
+        from importlib.util import module_from_spec, spec_from_file_location
+
+        name = path.stem
+        loader_spec = spec_from_file_location(name, path.resolve())
+        mod = module_from_spec(loader_spec)
+        sys.modules[name] = mod  # numba and pickling find the primitives' module by name
+        try:
+            loader_spec.loader.exec_module(mod)
+        except Exception as exc:  # noqa: BLE001 - the user's file: one line, not a traceback
+            sys.modules.pop(name, None)
+            raise bad(f"cannot load {spec!r}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from None
+        try:
+            return getattr(mod, attr)
+        except AttributeError as exc:
+            raise bad(f"cannot load {spec!r}: {exc}") from None
+    sys.path.insert(0, str(Path.cwd()))
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise bad(f"cannot load {spec!r}: {exc}") from None
+
+
+def _compiled_problem(spec: str, dom: Any, bad: Callable[[str], Exception]) -> Problem:
+    from playout.mcts.compiled_domain import check_domain
+
+    try:
+        check_domain(dom)
+    except ValueError as exc:
+        raise bad(f"{spec!r}: {exc}") from None
+    if dom.initial_state is None:
+        raise bad(f"{spec!r}: compiled domain {dom.name!r}: field 'initial_state' is missing "
+                  "(playout solve starts from it)")
+    return Problem(spec, None, 1.4 if dom.c is None else dom.c, 1.0 if dom.discount is None else dom.discount,
+                   1000 if dom.depth is None else dom.depth, "generic",
+                   action_name=lambda a: dom.action_name(a), compiled=dom)
 
 
 def resolve_domain(spec: str, param_hint: str = "DOMAIN") -> Problem:
@@ -64,23 +112,22 @@ def resolve_domain(spec: str, param_hint: str = "DOMAIN") -> Problem:
         return Problem(spec, game, c=2.0, discount=1.0, depth=10_000, solver="generic",
                        action_name=game.action_name, render=game.render)
     if ":" in spec:
-        module, _, attr = spec.partition(":")
-        if module.endswith(".py") or "/" in module:
-            raise bad(f"{spec!r}: name the module, not the file (e.g. "
-                      f"{Path(module).stem}:{attr or 'MyMDP'}, run from its folder)")
+        module, _, attr = spec.rpartition(":") if spec.count(":") > 1 else spec.partition(":")
         if not module or not attr:
             raise bad(f"{spec!r}: use module:Class, e.g. mymodule:MyMDP")
-        sys.path.insert(0, str(Path.cwd()))
+        obj = _load_user_object(spec, module, attr, bad)
+        from playout.mcts.compiled_domain import CompiledDomain
+
+        if isinstance(obj, CompiledDomain):
+            return _compiled_problem(spec, obj, bad)
         try:
-            obj = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError, ValueError) as exc:
-            raise bad(f"cannot load {spec!r}: {exc}") from None
-        try:
-            mdp = obj() if isinstance(obj, type) else obj
+            mdp = obj() if isinstance(obj, type) or (callable(obj) and not isinstance(obj, MDP)) else obj
         except TypeError as exc:
             raise bad(f"cannot build {spec!r} without arguments: {exc}") from None
+        if isinstance(mdp, CompiledDomain):
+            return _compiled_problem(spec, mdp, bad)
         if not isinstance(mdp, MDP):
-            raise bad(f"{spec!r} is not a playout.mdp.MDP")
+            raise bad(f"{spec!r} is not a playout.mdp.MDP or a playout.mcts.CompiledDomain")
         return Problem(spec, mdp, render=getattr(mdp, "render", None),
                        action_name=getattr(mdp, "action_name", str))
     names = ", ".join(sorted(DOMAINS))
@@ -127,6 +174,19 @@ def search(problem: Problem, state: Any, *, engine: str, solver: str, iterations
 
     ``heuristic`` selects Reversi's weight-table simulation policy.
     """
+    if problem.compiled is not None:
+        from playout.mcts import compiled
+
+        if engine == "python" or solver == "stateful":
+            raise click.UsageError(f"{problem.name} is a compiled domain: it runs on the numba kernel's "
+                                   "generic tree (--engine python and --solver stateful need a Python MDP)")
+        try:
+            return compiled.search(problem.compiled, None if state is None else state, iterations,
+                                   seconds=seconds, c=c, discount=discount, depth=depth, seed=seed,
+                                   max_tree_depth=max_tree_depth,
+                                   policy="heuristic" if heuristic else "uniform")
+        except ValueError as exc:
+            raise click.ClickException(str(exc).splitlines()[0]) from None
     if uses_compiled(problem, engine, solver):
         from playout.mcts import compiled
 
@@ -138,6 +198,13 @@ def search(problem: Problem, state: Any, *, engine: str, solver: str, iterations
     s = make_solver(problem, solver, c=c, discount=discount, depth=depth, seed=seed,
                     root_state=state, max_tree_depth=max_tree_depth, heuristic=heuristic)
     return s.run_tree_search(iterations=iterations, seconds=seconds)
+
+
+def _needs_mdp(problem: Problem, command: str) -> None:
+    if problem.mdp is None:
+        raise click.BadParameter(f"{problem.name} is a compiled domain; playout {command} needs a "
+                                 "playout.mdp.MDP (playout solve searches a compiled domain)",
+                                 param_hint="DOMAIN")
 
 
 def _finite_c(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -189,11 +256,12 @@ def solve(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed,
     """Plan one decision from DOMAIN's initial state and print the root statistics.
 
     DOMAIN: gridworld, push_your_luck, twenty48, connect4, reversi,
-    openspiel:GAME, or module:Class (your own MDP).
+    openspiel:GAME, or module:NAME / file.py:NAME (your own MDP, or your own
+    playout.mcts.CompiledDomain, searched by the numba kernel).
     """
     problem = resolve_domain(domain)
     st = _settings(problem, c, discount, depth, solver, iterations, seconds)
-    state = problem.mdp.initial_state()
+    state = None if problem.mdp is None else problem.mdp.initial_state()
     try:
         res = search(problem, state, engine=engine, solver=st["solver"], iterations=st["iterations"],
                      seconds=st["seconds"], c=st["c"], discount=st["discount"], depth=st["depth"],
@@ -330,6 +398,7 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
     from playout.mcts.reuse import advance_root
 
     problem = resolve_domain(domain)
+    _needs_mdp(problem, "play")
     st = _settings(problem, c, discount, depth, solver, iterations, seconds)
     mdp = problem.mdp
     if human is not None and not isinstance(mdp, Game):
@@ -442,6 +511,7 @@ def trace(domain, iterations, c, discount, depth, seed, solver, out_dir):
     from playout.mcts.trace import plot_trace, write_trace_csv
 
     problem = resolve_domain(domain)
+    _needs_mdp(problem, "trace")
     st = _settings(problem, c, discount, depth, solver, iterations, None)
     s = make_solver(problem, st["solver"], c=st["c"], discount=st["discount"], depth=st["depth"],
                     seed=seed, trace=True)

@@ -12,7 +12,11 @@ Each domain module defines an :class:`~playout.mdp.MDP` (or
 * :mod:`~playout.domains.reversi` -- Reversi/Othello (+ heuristic policy).
 
 The ``*_nb`` modules beside them are numba versions of the same rules for the
-compiled search; these reference modules import no numba.
+compiled search, each exposing its :class:`~playout.mcts.compiled_domain.CompiledDomain`
+as ``DOMAIN`` (the protocol a user's compiled domain follows too); importing this
+package registers the five by name with :mod:`playout.mcts.compiled_domain`
+(loaded on first use; :func:`compiled_domain` adds the settings below and the
+initial state).  The reference modules import no numba.
 
 :data:`DOMAINS` maps a name to a :class:`DomainSpec` holding the solver
 settings of the anchor's timing conditions (mctreesearch4j v0.0.4 and its
@@ -131,4 +135,31 @@ def get_domain(name: str) -> DomainSpec:
         ) from None
 
 
-__all__ = ["DOMAINS", "DomainSpec", "UnknownDomain", "get_domain"]
+def compiled_domain(name: str) -> Any:
+    """The built-in ``name`` as a :class:`~playout.mcts.compiled_domain.CompiledDomain`: its
+    ``<name>_nb.DOMAIN`` with this registry's settings (``c``, ``discount``, ``depth``) and the
+    factory's initial state.  Imports numba (the primitives module)."""
+    import importlib
+    from dataclasses import replace
+
+    spec = get_domain(name)
+    base = importlib.import_module(f"playout.domains.{name}_nb").DOMAIN
+
+    def initial_state() -> Any:
+        return base.to_array(spec.factory().initial_state())
+
+    return replace(base, c=spec.c, discount=spec.discount, depth=spec.depth, initial_state=initial_state)
+
+
+def _register_compiled() -> None:
+    from functools import partial
+
+    from playout.mcts.compiled_domain import register
+
+    for name in DOMAINS:
+        register(name, partial(compiled_domain, name))
+
+
+_register_compiled()
+
+__all__ = ["DOMAINS", "DomainSpec", "UnknownDomain", "compiled_domain", "get_domain"]

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from playout.mcts.compiled_domain import CompiledDomain
+
 
 STATE_SIZE = 5
 N_ACTIONS = 7
@@ -92,3 +94,8 @@ def to_array(state) -> np.ndarray:
 
 def action_of(a: int) -> int:
     return int(a)
+
+
+#: Connect 4 as a compiled domain (the settings and initial state are added by the registry).
+DOMAIN = CompiledDomain("connect4", N_ACTIONS, legal=legal, step=step, is_terminal=terminal,
+                        to_play=to_play, evaluate=evaluate, to_array=to_array, action_of=action_of)

@@ -16,6 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from playout.jitcache import flush_stale_caches
+from playout.mcts.compiled_domain import CompiledDomain
+
 from playout.mcts.nbrng import randint
 
 STATE_SIZE = 1
@@ -81,3 +84,13 @@ def to_array(state) -> np.ndarray:
 
 def action_of(a: int) -> str:
     return ACTIONS[a]
+
+
+#: push_your_luck as a compiled domain (the settings and initial state are added by the registry).
+DOMAIN = CompiledDomain("push_your_luck", N_ACTIONS, legal=legal, step=step, is_terminal=terminal,
+                        to_play=to_play, evaluate=evaluate, to_array=to_array, action_of=action_of)
+
+
+# numba re-validates a cache only against its own file: flush this module's caches if
+# a module it inlines (playout.mcts.nbrng) is newer (see playout.jitcache).
+flush_stale_caches(globals())

@@ -19,6 +19,9 @@ from __future__ import annotations
 import numpy as np
 from numba import config, njit
 
+from playout.jitcache import flush_stale_caches
+from playout.mcts.compiled_domain import CompiledDomain
+
 if config.DISABLE_JIT:  # plain-Python debugging run (NUMBA_DISABLE_JIT=1)
 
     def trailing_zeros(x):
@@ -203,3 +206,27 @@ def weights_array(table) -> np.ndarray:
 
 def action_of(a: int) -> int:
     return int(a)
+
+
+@njit(cache=True)
+def rollout_action(s, acts, n, rs, params):
+    """The protocol's rollout policy: :func:`heuristic_action` with ``params`` the weight table."""
+    return heuristic_action(acts, n, rs, params)
+
+
+def _heuristic_params() -> np.ndarray:
+    from playout.domains.reversi import heuristic_weights
+
+    return weights_array(heuristic_weights())
+
+
+#: Reversi as a compiled domain; ``policy="heuristic"`` simulates with mctreesearch4j's
+#: weight table (the settings and initial state are added by the registry).
+DOMAIN = CompiledDomain("reversi", N_ACTIONS, legal=legal, step=step, is_terminal=terminal,
+                        to_play=to_play, evaluate=evaluate, rollout_action=rollout_action,
+                        policy_params=_heuristic_params, to_array=to_array, action_of=action_of)
+
+
+# numba re-validates a cache only against its own file: flush this module's caches if
+# a module it inlines (playout.mcts.nbrng) is newer (see playout.jitcache).
+flush_stale_caches(globals())

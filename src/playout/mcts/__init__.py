@@ -1,10 +1,12 @@
 """Monte Carlo tree search: solvers, tree nodes, selection rules, policies, results.
 
 The Python solvers are the readable, overridable reference (mctreesearch4j's
-design); :mod:`playout.mcts.compiled` runs the same algorithm in numba for the
-built-in domains.
+design); :mod:`playout.mcts.compiled` runs the same algorithm in numba over a
+:class:`CompiledDomain` (numba primitives over a numpy state; the protocol is in
+:mod:`playout.mcts.compiled_domain`), the built-ins' and a user's alike.
 """
 
+from playout.mcts.compiled_domain import CompiledDomain
 from playout.mcts.generic import ActionNode, GenericSolver
 from playout.mcts.policies import RolloutPolicy, UniformPolicy
 from playout.mcts.result import ActionStats, SearchResult
@@ -12,6 +14,6 @@ from playout.mcts.solver import Solver
 from playout.mcts.stateful import Edge, StatefulSolver, StateNode
 
 __all__ = [
-    "ActionNode", "ActionStats", "Edge", "GenericSolver", "RolloutPolicy", "SearchResult",
+    "ActionNode", "ActionStats", "CompiledDomain", "Edge", "GenericSolver", "RolloutPolicy", "SearchResult",
     "Solver", "StatefulSolver", "StateNode", "UniformPolicy",
 ]

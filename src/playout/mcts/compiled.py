@@ -1,8 +1,12 @@
 """The compiled search path: the generic MCTS algorithm as a numba kernel.
 
 This runs exactly the algorithm of :class:`playout.mcts.generic.GenericSolver`
-(read that first; it is the readable reference) over the built-in domains'
-numba primitives (``playout.domains.<name>_nb``):
+(read that first; it is the readable reference) over a domain's numba
+primitives, given as a value: a :class:`~playout.mcts.compiled_domain.CompiledDomain`
+(``legal``, ``step``, ``is_terminal``, ``to_play``, optional ``evaluate`` and
+``rollout_action``; see that module for the protocol).  The built-in domains are
+such values too (``<name>_nb.DOMAIN`` beside each domain, registered by name);
+this module imports no domain:
 
 1. *select*: from the root, while the node's (replayed) state is non-terminal,
    its depth is below the maximum tree depth and every legal action already has
@@ -12,7 +16,7 @@ numba primitives (``playout.domains.<name>_nb``):
    domains resample it) and recording the edge reward;
 2. *expand*: pick an untried legal action uniformly at random, create its node,
    apply the transition;
-3. *simulate*: uniformly random actions (or Reversi's heuristic table) until a
+3. *simulate*: uniformly random actions (or the domain's ``rollout_action``) until a
    terminal state or ``depth`` steps; the discounted return ``r1 + g r2 + ...``
    (``+ g^k evaluate(state)`` when cut off), in player 0's frame;
 4. *backpropagate*: from the new node up, ``G = r_edge + g G``; each node counts a
@@ -22,10 +26,18 @@ numba primitives (``playout.domains.<name>_nb``):
 The tree is a set of preallocated arrays indexed by node (``iterations + 1``
 nodes; ``child[node, action]`` is -1 until expanded, so memory is about
 ``(iterations + 1) * n_actions * 4`` bytes: 2.6 MB for 10,000 Reversi
-iterations), in the style of DeepMind's mctx.  The kernel is written once over
-an integer domain id; the id is compiled as a literal type and the ``d_*``
-dispatchers resolve it at compile time (numba overloads), so each domain gets
-its own machine code and only the domains in use are compiled.  Reversi is
+iterations), in the style of DeepMind's mctx.  The kernel is a kernel factory
+per domain: one template (``_kernel_template``) is instantiated per domain as a
+new function whose globals bind ``_d_legal``, ``_d_step``, ... to that domain's
+primitives, so each domain gets its own machine code with direct (inlinable)
+calls, like the integer-id dispatch it replaces.  Measured against passing the
+primitives as first-class function arguments (a tuple of dispatchers): that
+path is about 30% slower per decision (calls through pointers) and numba cannot
+cache it (the dispatcher types differ per process), so every process would pay
+the 4-6 s compile.  Each instance is cached on disk under a name holding the
+domain's name and a hash of its primitives' source files (and the project
+modules they reach), so editing a domain -- a user's file included -- never
+loads stale machine code.  Reversi is
 deterministic, so the generic tree equals the stateful solver's (one state per
 node).  Randomness: one xorshift64* stream seeded per
 call (:mod:`playout.mcts.nbrng`), so a seeded search is reproducible, though
@@ -34,158 +46,52 @@ not equal to the Python solver's ``random.Random`` draws.
 The module is imported lazily (``playout.mcts`` does not import it), so a CLI
 start compiles or loads nothing until a compiled search is requested.  All
 kernels use ``cache=True``: in a fresh environment the first domain searched
-compiles in about 6-7 s and each further domain in about 1.5-2 s (2-core VM);
+compiles in about 5-7 s and each further domain in about 1.5-2 s (2-core VM);
 later processes load the cache (``playout solve connect4`` then starts in about
-0.6 s).  Numba checks a cache only against its own source file, so at import
-this module flushes its caches if a primitive module is newer.
+0.6 s).
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import math
+import re
 import time
+import types as pytypes
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit, typeof, types
-from numba.extending import overload
+from numba import njit, typeof
 
-from playout.domains import connect4_nb, gridworld_nb, push_your_luck_nb, reversi_nb, twenty48_nb
-from playout.mcts import nbrng
-from playout.jitcache import announce_compile, flush_stale_caches
+from playout.jitcache import announce_compile, module_dependencies
+from playout.mcts.compiled_domain import PRIMITIVES, CompiledDomain, check_domain, lookup, registered
 from playout.mcts.nbrng import randint, seed_state
 from playout.mcts.result import ActionStats, SearchResult
 
-GRIDWORLD, PUSH_YOUR_LUCK, TWENTY48, CONNECT4, REVERSI = 0, 1, 2, 3, 4
-
-#: domain name -> (domain id, primitives module)
-DOMAINS = {
-    "gridworld": (GRIDWORLD, gridworld_nb),
-    "push_your_luck": (PUSH_YOUR_LUCK, push_your_luck_nb),
-    "twenty48": (TWENTY48, twenty48_nb),
-    "connect4": (CONNECT4, connect4_nb),
-    "reversi": (REVERSI, reversi_nb),
-}
-DOMAINS_BY_ID = {i: mod for i, mod in DOMAINS.values()}
 NO_LIMIT = 1 << 62
 
 
-# -- dispatch over domains ------------------------------------------------------
-# Each ``d_*`` function forwards to the domain module's primitive.  Called from
-# plain Python (NUMBA_DISABLE_JIT) it looks the module up at run time; inside a
-# kernel compiled for a literal domain id, its numba overload resolves the module
-# at compile time, so only that domain's primitives are compiled and inlined.
-def _primitive(dom: Any, name: str) -> Any:
-    """The numba primitive ``name`` of the domain whose id is the literal type ``dom``."""
-    if not isinstance(dom, types.IntegerLiteral):
-        return None
-    return getattr(DOMAINS_BY_ID[dom.literal_value], name, None)
-
-
-def n_actions(dom):
-    return DOMAINS_BY_ID[dom].N_ACTIONS
-
-
-def d_legal(dom, s, out):
-    return DOMAINS_BY_ID[dom].legal(s, out)
-
-
-def d_step(dom, s, a, rs):
-    return DOMAINS_BY_ID[dom].step(s, a, rs)
-
-
-def d_terminal(dom, s):
-    return DOMAINS_BY_ID[dom].terminal(s)
-
-
-def d_to_play(dom, s):
-    return DOMAINS_BY_ID[dom].to_play(s)
-
-
-def d_evaluate(dom, s):
-    return DOMAINS_BY_ID[dom].evaluate(s)
-
-
-def d_heuristic_action(dom, acts, n, rs, weights):
-    """The domain's heuristic simulation move (Reversi's weight table), else uniform."""
-    fn = getattr(DOMAINS_BY_ID[dom], "heuristic_action", None)
-    return acts[randint(rs, n)] if fn is None else fn(acts, n, rs, weights)
-
-
-@overload(n_actions, prefer_literal=True)
-def _ol_n_actions(dom):
-    if not isinstance(dom, types.IntegerLiteral):
-        return None
-    na = DOMAINS_BY_ID[dom.literal_value].N_ACTIONS
-    return lambda dom: na
-
-
-@overload(d_legal, prefer_literal=True)
-def _ol_legal(dom, s, out):
-    fn = _primitive(dom, "legal")
-    return None if fn is None else (lambda dom, s, out: fn(s, out))
-
-
-@overload(d_step, prefer_literal=True)
-def _ol_step(dom, s, a, rs):
-    fn = _primitive(dom, "step")
-    return None if fn is None else (lambda dom, s, a, rs: fn(s, a, rs))
-
-
-@overload(d_terminal, prefer_literal=True)
-def _ol_terminal(dom, s):
-    fn = _primitive(dom, "terminal")
-    return None if fn is None else (lambda dom, s: fn(s))
-
-
-@overload(d_to_play, prefer_literal=True)
-def _ol_to_play(dom, s):
-    fn = _primitive(dom, "to_play")
-    return None if fn is None else (lambda dom, s: fn(s))
-
-
-@overload(d_evaluate, prefer_literal=True)
-def _ol_evaluate(dom, s):
-    fn = _primitive(dom, "evaluate")
-    return None if fn is None else (lambda dom, s: fn(s))
-
-
-@overload(d_heuristic_action, prefer_literal=True)
-def _ol_heuristic_action(dom, acts, n, rs, weights):
-    if not isinstance(dom, types.IntegerLiteral):
-        return None
-    fn = _primitive(dom, "heuristic_action")
-    if fn is None:
-        return lambda dom, acts, n, rs, weights: acts[randint(rs, n)]
-    return lambda dom, acts, n, rs, weights: fn(acts, n, rs, weights)
-
-
-@njit(cache=True, inline="always")
-def rollout(dom, s, depth, g, rs, heuristic, weights, acts):
-    """Discounted return of one simulation from ``s`` (modified in place), player 0's frame."""
-    total = 0.0
-    w = 1.0
-    for _ in range(depth):
-        n = d_legal(dom, s, acts)
-        if n == 0:  # terminal (every domain has actions in non-terminal states)
-            return total
-        if heuristic:
-            a = d_heuristic_action(dom, acts, n, rs, weights)
-        else:
-            a = acts[randint(rs, n)]
-        p = d_to_play(dom, s)
-        r = d_step(dom, s, a, rs)
-        total += w * (r if p == 0 else -r)
-        w *= g
-    if not d_terminal(dom, s):
-        v = d_evaluate(dom, s)
-        total += w * (v if d_to_play(dom, s) == 0 else -v)
-    return total
+@njit(cache=True)
+def _uniform_action(s, acts, n, rs, params):
+    """The default simulation policy: one of ``acts[:n]`` uniformly."""
+    return acts[randint(rs, n)]
 
 
 @njit(cache=True)
-def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, heuristic, weights,
-                   child, visits, total, best, chooser, ndepth, path, path_r, rs, meta):
+def _zero_value(s):
+    """The default ``evaluate``: 0 at the simulation depth limit."""
+    return 0.0
+
+
+# The template's domain primitives: bound per domain in a copy of this module's
+# globals by ``kernel_for`` (these module-level names are never called).
+_d_legal = _d_step = _d_is_terminal = _d_to_play = _d_evaluate = _d_rollout_action = None
+
+
+def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, weights,
+                     child, visits, total, best, chooser, ndepth, path, path_r, rs, meta):
     """Run ``iterations`` more MCTS iterations from state array ``root``.
 
     The tree lives in the caller's arrays (node-indexed, capacity at least
@@ -194,7 +100,8 @@ def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, heuristic
     max in the chooser's frame); ``chooser`` (player who picked the edge into the
     node); ``ndepth``; ``path``/``path_r`` scratch.  ``rs`` is the random
     stream, ``meta[0]`` the number of nodes in use (1: the root alone); both
-    advance, so repeated calls continue one search.
+    advance, so repeated calls continue one search.  ``heuristic``: simulate with
+    the domain's ``rollout_action(s, acts, n, rs, weights)`` instead of uniformly.
     """
     na = child.shape[1]
     acts = np.empty(na, dtype=np.int64)
@@ -205,7 +112,7 @@ def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, heuristic
         node = 0
         plen = 0
         while ndepth[node] < max_tree_depth:
-            n = d_legal(dom, s, acts)
+            n = _d_legal(s, acts)
             if n == 0:
                 break  # terminal
             untried = 0
@@ -225,9 +132,9 @@ def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, heuristic
                 nodes += 1
                 child[node, a] = new
                 ndepth[new] = ndepth[node] + 1
-                p = d_to_play(dom, s)
+                p = _d_to_play(s)
                 chooser[new] = p
-                r = d_step(dom, s, a, rs)
+                r = _d_step(s, a, rs)
                 path[plen] = new
                 path_r[plen] = r if p == 0 else -r
                 plen += 1
@@ -243,13 +150,32 @@ def _search_kernel(dom, root, iterations, c, g, depth, max_tree_depth, heuristic
                     pick_score = sc
                     pick = i
             a = acts[pick]
-            p = d_to_play(dom, s)
-            r = d_step(dom, s, a, rs)
+            p = _d_to_play(s)
+            r = _d_step(s, a, rs)
             node = child[node, a]
             path[plen] = node
             path_r[plen] = r if p == 0 else -r
             plen += 1
-        value = rollout(dom, s, depth, g, rs, heuristic, weights, acts)
+        # simulate: the discounted return from s (modified in place), player 0's frame
+        value = 0.0
+        w = 1.0
+        over = False
+        for _ in range(depth):
+            n = _d_legal(s, acts)
+            if n == 0:  # terminal (every domain has actions in non-terminal states)
+                over = True
+                break
+            if heuristic:
+                a = _d_rollout_action(s, acts, n, rs, weights)
+            else:
+                a = acts[randint(rs, n)]
+            p = _d_to_play(s)
+            r = _d_step(s, a, rs)
+            value += w * (r if p == 0 else -r)
+            w *= g
+        if not over and not _d_is_terminal(s):
+            v = _d_evaluate(s)
+            value += w * (v if _d_to_play(s) == 0 else -v)
         for k in range(plen - 1, -1, -1):
             nd = path[k]
             value = path_r[k] + g * value
@@ -303,77 +229,171 @@ class _Tree:
                 self.path_r, self.rs, self.meta)
 
 
-def legal_actions(domain_name: str, s: np.ndarray) -> list[int]:
-    """Legal action ids of state array ``s`` (compiles only that domain's primitive)."""
-    mod = DOMAINS[domain_name][1]
-    acts = np.empty(mod.N_ACTIONS, dtype=np.int64)
-    n = mod.legal(s, acts)
+def resolve(domain: CompiledDomain | str) -> CompiledDomain:
+    """A :class:`CompiledDomain` from a value or a registered name (built-ins: ``connect4``, ...).
+
+    Raises ``ValueError`` (one line) for an unknown name or a value that breaks the protocol.
+    """
+    dom = lookup(domain) if isinstance(domain, str) else domain
+    if _CHECKED.get(id(dom)) is not dom:  # validated once per object (inspect costs ~50 us)
+        _CHECKED[id(dom)] = check_domain(dom)
+    return dom
+
+
+_CHECKED: dict[int, CompiledDomain] = {}
+
+
+def legal_actions(domain: CompiledDomain | str, s: np.ndarray) -> list[int]:
+    """Legal action ids of state array ``s`` (compiles only that domain's ``legal``)."""
+    dom = resolve(domain)
+    acts = np.empty(dom.n_actions, dtype=np.int64)
+    n = dom.legal(s, acts)
     return [int(a) for a in acts[:n]]
 
 
-# numba re-validates a cache only against its own file: flush this module's caches
-# if a primitive module it inlines is newer (see playout.jitcache).
-_PRIMITIVE_FILES = [nbrng.__file__] + [mod.__file__ for _, mod in DOMAINS.values()]
-flush_stale_caches(globals(), _PRIMITIVE_FILES)
-for _, _mod in DOMAINS.values():
-    flush_stale_caches(vars(_mod), [nbrng.__file__])
+# -- the kernel factory ------------------------------------------------------------
+def _fingerprint(dom: CompiledDomain) -> str | None:
+    """Hash of the primitives' names and of the source of every file they reach, or ``None``
+    when a primitive has no source file (defined interactively: its kernel is not cached)."""
+    h = hashlib.sha256()
+    files: set[str] = set()
+    for field in PRIMITIVES:
+        fn = getattr(dom, field)
+        if fn is None:
+            continue
+        py = getattr(fn, "py_func", fn)
+        h.update(f"{field}={py.__module__}.{py.__qualname__};".encode())
+        try:
+            files.add(inspect.getfile(py))
+        except TypeError:
+            return None
+        top = str(py.__module__).partition(".")[0]
+        files.update(module_dependencies(py.__globals__, top))
+        files.update(module_dependencies(py.__globals__, "playout"))
+    for f in sorted(files):
+        try:
+            h.update(Path(f).read_bytes())
+        except OSError:
+            return None
+    return h.hexdigest()[:16]
 
 
-# -- Python entry ----------------------------------------------------------------
-_KERNELS: dict[int, Any] = {}
+def _bindings(dom: CompiledDomain) -> tuple:
+    return (dom.legal, dom.step, dom.is_terminal, dom.to_play, dom.evaluate or _zero_value,
+            dom.rollout_action or _uniform_action)
 
 
-def _kernel_for(dom: int, args: tuple) -> Any:
-    """The compiled ``_search_kernel`` specialised for domain ``dom``, called without dispatch.
+_FACTORY: dict[tuple, Any] = {}
+_ENTRY: dict[Any, Any] = {}
 
-    The domain id is typed as a literal so each domain gets its own machine code
-    (the ``d_*`` overloads pick that domain's primitives; each domain compiles
-    and caches separately).  ``literally`` would make the dispatcher retry type inference on
-    every call (about 2 ms), so we compile (or load from the cache) the literal
-    signature once and keep its entry point, which takes the same arguments.
+
+def kernel_for(domain: CompiledDomain | str) -> Any:
+    """The search kernel instantiated for ``domain`` (a numba dispatcher; cached per domain).
+
+    A copy of ``_kernel_template`` whose globals bind the domain's primitives; its
+    name (``_search_kernel_<name>_<hash>``) names its on-disk cache, the hash
+    covering the primitives' source files (see :func:`_fingerprint`).
     """
-    fn = _KERNELS.get(dom)
+    dom = resolve(domain)
+    key = _bindings(dom)
+    got = _FACTORY.get(key)
+    if got is not None:
+        return got
+    fp = _fingerprint(dom)
+    g = dict(_kernel_template.__globals__)
+    (g["_d_legal"], g["_d_step"], g["_d_is_terminal"], g["_d_to_play"], g["_d_evaluate"],
+     g["_d_rollout_action"]) = key
+    name = f"_search_kernel_{re.sub(r'[^0-9A-Za-z_]', '_', dom.name)}_{fp or 'nocache'}"
+    fn = pytypes.FunctionType(_kernel_template.__code__, g, name)
+    fn.__qualname__ = name
+    fn.__doc__ = _kernel_template.__doc__
+    got = njit(cache=fp is not None)(fn)
+    _FACTORY[key] = got
+    return got
+
+
+def _explain_compile_error(dom: CompiledDomain, exc: Exception) -> ValueError:
+    """One line naming the primitive that does not compile for the kernel's argument types."""
+    from numba import types as nt
+
+    s, v = nt.Array(nt.int64, 1, "C"), nt.Array(nt.int64, 1, "C")
+    rs, w = nt.Array(nt.uint64, 1, "C"), nt.Array(nt.float64, 1, "C")
+    sigs = {"legal": (s, v), "step": (s, nt.int64, rs), "is_terminal": (s,), "to_play": (s,),
+            "evaluate": (s,), "rollout_action": (s, v, nt.int64, rs, w)}
+    wants = {"legal": nt.Integer, "to_play": nt.Integer, "rollout_action": nt.Integer,
+             "step": nt.Number, "evaluate": nt.Number, "is_terminal": (nt.Boolean, nt.Integer)}
+    who = f"compiled domain {dom.name!r}"
+    for field, sig in sigs.items():
+        fn = getattr(dom, field)
+        if fn is None:
+            continue
+        try:
+            fn.compile(sig)
+            ret = fn.overloads[tuple(sig)].signature.return_type
+        except Exception as sub:  # noqa: BLE001 - numba's typing errors, reported in one line
+            first = next((ln.strip() for ln in str(sub).splitlines() if ln.strip()), type(sub).__name__)
+            return ValueError(f"{who}: field {field!r} does not compile for ({', '.join(map(str, sig))}): "
+                              f"{first}")
+        if not isinstance(ret, wants[field]):
+            return ValueError(f"{who}: field {field!r} returns {ret}; the protocol needs "
+                              f"{'an integer' if wants[field] is nt.Integer else 'a number or bool'}")
+    first = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
+    return ValueError(f"{who}: the search kernel does not compile with its primitives: {first}")
+
+
+def _entry(dom: CompiledDomain, args: tuple) -> Any:
+    """The kernel for ``dom`` compiled (or loaded from the cache) for ``args``, without dispatch.
+
+    We compile the signature once and keep its entry point (the dispatcher's type
+    resolution costs microseconds per call).  A primitive that does not compile
+    (wrong types or return type) raises one ``ValueError`` line naming its field.
+    """
+    kernel = kernel_for(dom)
+    fn = _ENTRY.get(kernel)  # the argument types are fixed by search_array
     if fn is None:
-        if not hasattr(_search_kernel, "compile"):  # NUMBA_DISABLE_JIT: plain Python
-            fn = _search_kernel
+        if not hasattr(kernel, "compile"):  # NUMBA_DISABLE_JIT: plain Python
+            fn = kernel
         else:
-            sig = (types.literal(dom),) + tuple(typeof(a) for a in args)
-            name = next((k for k, (i, _) in DOMAINS.items() if i == dom), str(dom))
-            announce_compile(f"the MCTS search kernel for {name}", "2-10 s", _search_kernel,
-                             sig=sig)
-            fn = _search_kernel.compile(sig)
-        _KERNELS[dom] = fn
+            sig = tuple(typeof(a) for a in args)
+            announce_compile(f"the MCTS search kernel for {dom.name}", "2-10 s", kernel, sig=sig)
+            try:
+                fn = kernel.compile(sig)
+            except Exception as exc:  # noqa: BLE001 - numba's errors are many lines
+                from numba.core.errors import NumbaError
+
+                if not isinstance(exc, NumbaError):
+                    raise
+                raise _explain_compile_error(dom, exc) from None
+        _ENTRY[kernel] = fn
     return fn
 
 
-_WEIGHTS: np.ndarray | None = None
+def _policy_params(dom: CompiledDomain) -> np.ndarray:
+    p = dom.policy_params
+    if callable(p):
+        p = p()
+        object.__setattr__(dom, "policy_params", p)  # computed once (frozen dataclass)
+    if p is None:
+        return np.zeros(1)
+    return np.ascontiguousarray(p, dtype=np.float64)
 
 
-def _reversi_weights() -> np.ndarray:
-    """mctreesearch4j's Reversi heuristic table (the domain's package data) by square index."""
-    global _WEIGHTS
-    if _WEIGHTS is None:
-        from playout.domains.reversi import heuristic_weights
+def state_array(domain: CompiledDomain | str, state: Any, *, anchor_terminal: bool = False) -> np.ndarray:
+    """The Python domain ``state`` as the compiled kernel's state array (the domain's ``to_array``).
 
-        _WEIGHTS = reversi_nb.weights_array(heuristic_weights())
-    return _WEIGHTS
-
-
-def state_array(domain_name: str, state: Any, *, anchor_terminal: bool = False) -> np.ndarray:
-    """The Python domain ``state`` as the compiled kernel's state array.
-
-    Raises ``ValueError`` for a domain without a compiled path.
+    ``anchor_terminal`` is passed to ``to_array`` only when set (2048's anchor rule).
+    Raises ``ValueError`` for an unknown domain or one without ``to_array``.
     """
-    if domain_name not in DOMAINS:
-        raise ValueError(f"no compiled path for domain {domain_name!r}; known: {', '.join(DOMAINS)}")
-    _, mod = DOMAINS[domain_name]
-    if domain_name == "twenty48":
-        return mod.to_array(state, anchor_terminal=anchor_terminal)
-    return mod.to_array(state)
+    dom = resolve(domain)
+    if dom.to_array is None:
+        raise ValueError(f"compiled domain {dom.name!r} has no to_array; pass a state array")
+    if anchor_terminal:
+        return dom.to_array(state, anchor_terminal=True)
+    return dom.to_array(state)
 
 
 def search_array(
-    domain_name: str,
+    domain: CompiledDomain | str,
     root: np.ndarray,
     iterations: int | None,
     c: float,
@@ -385,12 +405,12 @@ def search_array(
     seconds: float | None = None,
 ) -> SearchResult:
     """:func:`search` from a state array (see :func:`state_array`)."""
-    if domain_name not in DOMAINS:
-        raise ValueError(f"no compiled path for domain {domain_name!r}; known: {', '.join(DOMAINS)}")
+    dom = resolve(domain)
     if policy not in ("uniform", "heuristic"):
         raise ValueError(f"policy must be 'uniform' or 'heuristic', got {policy!r}")
-    if policy == "heuristic" and domain_name != "reversi":
-        raise ValueError("the heuristic simulation policy exists for reversi only")
+    if policy == "heuristic" and dom.rollout_action is None:
+        raise ValueError(f"the heuristic simulation policy needs the domain's rollout_action; "
+                         f"{dom.name} has none (among the built-ins: reversi only)")
     if iterations is None and seconds is None:
         raise ValueError("give iterations=N or seconds=S")
     if iterations is not None and iterations < 1:
@@ -399,22 +419,28 @@ def search_array(
         raise ValueError(f"seconds must be > 0, got {seconds}")
     if not 0.0 < discount <= 1.0:
         raise ValueError(f"discount must be in (0, 1], got {discount}")
-    dom, mod = DOMAINS[domain_name]
-    weights = _reversi_weights() if policy == "heuristic" else np.zeros(1)
-    if not legal_actions(domain_name, root):
-        raise ValueError(f"the root state of {domain_name} is terminal; nothing to search")
-    mtd = NO_LIMIT if max_tree_depth is None else int(max_tree_depth)
     root = np.ascontiguousarray(root, dtype=np.int64)
+    if root.ndim != 1:
+        raise ValueError(f"compiled domain {dom.name!r}: the state must be a 1-D int64 array, "
+                         f"got shape {root.shape}")
+    weights = _policy_params(dom) if policy == "heuristic" else np.zeros(1)
+    root_actions = legal_actions(dom, root)
+    if not root_actions:
+        raise ValueError(f"the root state of {dom.name} is terminal; nothing to search")
+    if max(root_actions) >= dom.n_actions or min(root_actions) < 0:
+        raise ValueError(f"compiled domain {dom.name!r}: legal() gave action ids {root_actions}, "
+                         f"outside 0..{dom.n_actions - 1} (n_actions)")
+    mtd = NO_LIMIT if max_tree_depth is None else int(max_tree_depth)
     limit = NO_LIMIT if iterations is None else int(iterations)
     first = limit if seconds is None else min(limit, 32)
-    tree = _Tree(mod.N_ACTIONS, first + 1, int(seed) & 0x7FFFFFFFFFFFFFFF)
+    tree = _Tree(dom.n_actions, first + 1, int(seed) & 0x7FFFFFFFFFFFFFFF)
     fixed = (root, float(c), float(discount), int(depth), mtd, policy == "heuristic", weights)
 
-    kernel = _kernel_for(dom, (fixed[0], first, *fixed[1:], *tree.arrays()))  # compile outside the clock
+    kernel = _entry(dom, (fixed[0], first, *fixed[1:], *tree.arrays()))  # compile outside the clock
 
     def run(n: int) -> None:
         tree.reserve(n)
-        kernel(dom, fixed[0], n, *fixed[1:], *tree.arrays())
+        kernel(fixed[0], n, *fixed[1:], *tree.arrays())
 
     t0 = time.perf_counter()
     run(first)
@@ -433,20 +459,24 @@ def search_array(
     elapsed = time.perf_counter() - t0
     root_visits = int(tree.visits[0])
     stats = []
-    for a in legal_actions(domain_name, root):
+    for a in root_actions:
         ch = int(tree.child[0, a])
         if ch < 0:
             continue
         n = int(tree.visits[ch])
         expl = math.inf if n == 0 else (0.0 if root_visits <= 1 else c * math.sqrt(math.log(root_visits) / n))
-        stats.append(ActionStats(mod.action_of(a), n, float(tree.total[ch]) / n if n else 0.0,
+        stats.append(ActionStats(dom.action_of(a), n, float(tree.total[ch]) / n if n else 0.0,
                                  float(tree.best[ch]), expl))
     best = max(stats, key=lambda st: st.visits)
     return SearchResult(best.action, tuple(stats), done, elapsed)
 
 
+#: the library's settings for a domain that names none (``playout solve``'s for user MDPs)
+DEFAULT_C, DEFAULT_DISCOUNT, DEFAULT_DEPTH = 1.4, 1.0, 1000
+
+
 def search(
-    domain_name: str,
+    domain: CompiledDomain | str,
     state: Any = None,
     iterations: int | None = None,
     c: float | None = None,
@@ -458,50 +488,58 @@ def search(
     anchor_terminal: bool = False,
     seconds: float | None = None,
 ) -> SearchResult:
-    """Compiled MCTS from a Python domain state; the same result type as the Python solvers.
+    """Compiled MCTS from a domain state; the same result type as the Python solvers.
 
     Args:
-        domain_name: one of ``gridworld``, ``push_your_luck``, ``twenty48``,
-            ``connect4``, ``reversi``.
-        state: a state of the Python domain (``None``: its initial state).
+        domain: a :class:`~playout.mcts.compiled_domain.CompiledDomain`, or a
+            registered name (the built-ins ``gridworld``, ``push_your_luck``,
+            ``twenty48``, ``connect4``, ``reversi`` once the domains package
+            is imported).
+        state: a state of the Python domain (converted by the domain's
+            ``to_array``), a state array (``np.ndarray``), or ``None``: the
+            domain's ``initial_state()``.
         iterations: MCTS iterations (>= 1); with ``seconds``, an upper bound.
             ``None`` with no ``seconds``: 1000.
         seconds: stop after about this much wall time (checked between kernel
             calls of a growing number of iterations; the overshoot is about a
             quarter of the remaining time at the last check).
         c, discount, depth: UCT constant, reward discount factor and simulation
-            depth limit; ``None`` takes the domain's registry defaults (the
-            anchor's settings).
+            depth limit; ``None`` takes the domain's defaults (the built-ins':
+            the anchor's settings), else 1.4, 1.0, 1000.
         seed: seed of the kernel's random stream.
         max_tree_depth: nodes at this depth are not expanded (``None``: no limit).
-        policy: ``"uniform"`` or (Reversi) ``"heuristic"`` simulation.
+        policy: ``"uniform"`` or ``"heuristic"`` (the domain's ``rollout_action``,
+            e.g. Reversi's weight table) simulation.
         anchor_terminal: 2048 only: end a game on a full grid or a 2048 tile
             (mctreesearch4j's rule) instead of when no move is left.
 
     Returns:
-        :class:`~playout.mcts.result.SearchResult` with actions in the Python
-        domain's types (e.g. ``"left"``, column ``3``).
+        :class:`~playout.mcts.result.SearchResult` with actions in the domain's
+        types (``action_of``; e.g. ``"left"``, column ``3``).
 
     Raises:
-        ValueError: unknown domain, bad option, or a terminal root state.
+        ValueError: unknown domain, a broken protocol (one line naming the
+        field), bad option, or a terminal root state.
     """
-    if domain_name not in DOMAINS:
-        raise ValueError(f"no compiled path for domain {domain_name!r}; known: {', '.join(DOMAINS)}")
-    if state is None or c is None or discount is None or depth is None:
-        spec = _spec(domain_name)
-        if state is None:
-            state = spec.factory().initial_state()
-        c = spec.c if c is None else c
-        discount = spec.discount if discount is None else discount
-        depth = spec.depth if depth is None else depth
+    dom = resolve(domain)
+    c = (dom.c if dom.c is not None else DEFAULT_C) if c is None else c
+    discount = (dom.discount if dom.discount is not None else DEFAULT_DISCOUNT) if discount is None else discount
+    depth = (dom.depth if dom.depth is not None else DEFAULT_DEPTH) if depth is None else depth
     if iterations is None and seconds is None:
         iterations = 1000
-    root = state_array(domain_name, state, anchor_terminal=anchor_terminal)
-    return search_array(domain_name, root, iterations, c, discount, depth, seed, max_tree_depth, policy,
-                        seconds)
+    if state is None:
+        if dom.initial_state is None:
+            raise ValueError(f"compiled domain {dom.name!r} has no initial_state; pass a state")
+        root = np.asarray(dom.initial_state())
+        if anchor_terminal:
+            raise ValueError("anchor_terminal needs an explicit 2048 state")
+    elif isinstance(state, np.ndarray):
+        root = state
+    else:
+        root = state_array(dom, state, anchor_terminal=anchor_terminal)
+    return search_array(dom, root, iterations, c, discount, depth, seed, max_tree_depth, policy, seconds)
 
 
-def _spec(domain_name: str) -> Any:
-    from playout.domains import get_domain
-
-    return get_domain(domain_name)
+def known_domains() -> list[str]:
+    """Names that :func:`search` resolves (registered with :func:`playout.mcts.compiled_domain.register`)."""
+    return registered()
