@@ -293,3 +293,98 @@ def test_cli_bad_options_are_one_line():
     assert r.exit_code == 2 and "money-play rules" in r.output
     r = CliRunner().invoke(bg, ["play", "--match", "5"])
     assert r.exit_code == 2 and "only with --human" in r.output
+
+
+# -- the saved match ---------------------------------------------------------------------------
+
+def _kinds(actions):
+    return [(a.player, a.kind, tuple(a.dice) if a.dice else None, a.play or "")
+            for a in actions if a.kind != "resign"]
+
+
+def test_saved_match_reads_back_the_same(tmp_path):
+    from playout.backgammon.human import save_match, to_record
+    from playout.backgammon.matchfile import read_mat, read_sgf
+
+    m = BgMatch(5)
+    m.new_game()
+    m.opening(3, 1)
+    m.play_text("8/5 6/5")
+    m.roll((6, 4))
+    m.play_text("24/14")             # the engine, in its own numbering
+    m.double()                        # the person doubles, the engine takes
+    m.take()
+    m.roll((5, 5))
+    m.play_text("13/3(2)")
+    m.roll((6, 6))                    # the engine
+    m.play(m.legal_plays()[0])
+    m.roll((2, 1))                    # the person
+    m.play(m.legal_plays()[0])
+    m.double()                        # the engine redoubles to 4, the person drops: engine +2
+    m.drop()
+    assert m.score == [0, 2]
+    m.new_game()
+    m.opening(2, 6)
+    m.play(m.legal_plays()[0])
+    m.resign(0, 2)                    # the person resigns a gammon: 2 x cube 1
+    assert m.score == [0, 4] and m.crawford_game
+    rec = to_record(m)
+    for kind, reader in (("mat", read_mat), ("sgf", read_sgf)):
+        path = tmp_path / f"m.{kind}"
+        save_match(m, str(path), kind)
+        back = reader(str(path))
+        assert back.length == 5 and len(back.games) == 2
+        for g0, g1 in zip(rec.games, back.games):
+            assert _kinds(g1.actions) == _kinds(g0.actions)
+            assert (g1.winner, g1.points, tuple(g1.score)) == (g0.winner, g0.points, tuple(g0.score))
+        assert back.games[0].actions[0].play == "8/5 6/5"
+        assert [a.kind for a in back.games[0].actions][-2:] == ["double", "drop"]
+        assert (back.games[1].winner, back.games[1].points) == (1, 2)
+
+
+def test_cli_whole_match_from_the_opening_saved(tmp_path):
+    from playout.backgammon.matchfile import read_mat, read_sgf
+
+    mat, sgf = tmp_path / "g.mat", tmp_path / "g.sgf"
+    r = session("--match", "1", "--dice", "entered", "--save", str(mat), "--sgf", str(sgf),
+                stdin="31\n8/5 6/5\n52\n64\nresign\n")
+    out = r.output
+    engine_play = out.split("the engine rolls 5-2: ")[1].split("   (")[0]
+    assert "the engine accepts your resignation and wins 1 point(s)" in out
+    assert "match over: the engine wins 1-0" in out and f"saved {mat}" in out
+    for back in (read_mat(str(mat)), read_sgf(str(sgf))):
+        assert back.length == 1 and len(back.games) == 1
+        g = back.games[0]
+        assert [(a.player, a.dice, a.play) for a in g.actions if a.kind == "move"] == [
+            (0, (3, 1), "8/5 6/5"), (1, (5, 2), engine_play)]
+        assert (g.winner, g.points) == (1, 1)
+
+
+def test_cli_position_cannot_be_saved():
+    r = CliRunner().invoke(bg, ["play", "--human", "--position", "4HPwATDgc/ABMA",
+                                "--save", "x.mat"])
+    assert r.exit_code == 2 and "cannot record a game from --position" in r.output
+
+
+def test_saved_money_session_with_a_beaver(tmp_path):
+    from playout.backgammon.human import save_match
+    from playout.backgammon.matchfile import read_mat
+
+    m = BgMatch(0, beaver=True)
+    m.new_game()
+    m.opening(3, 1)
+    m.play_text("8/5 6/5")
+    m.double()                     # the engine doubles, the person beavers: a 4-cube, the person's
+    m.beaver()
+    assert (m.cube, m.owner) == (4, 0)
+    m.roll((5, 2))
+    m.play_text("13/8 24/22")
+    m.resign(1, 1)                 # the engine gives up a single game: 4 points
+    assert m.score == [4, 0]
+    path = tmp_path / "money.mat"
+    save_match(m, str(path), "mat")
+    back = read_mat(str(path))
+    kinds = [a.kind for a in back.games[0].actions]
+    assert back.length == 0 and kinds[:3] == ["move", "double", "beaver"]
+    assert (back.games[0].winner, back.games[0].points) == (0, 4)
+    assert [a.play for a in back.games[0].actions if a.kind == "move"] == ["8/5 6/5", "24/22 13/8"]

@@ -41,6 +41,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -529,10 +530,11 @@ class Quit(Exception):
 
 class Console:
     """Line I/O: ``ask(prompt)`` returns a stripped line (:class:`Quit` at end of input or on
-    ``quit``/``exit``), ``say(text)`` prints.  ``read`` is a file-like object's ``readline``."""
+    ``quit``/``exit``), ``say(text, nl=True)`` prints; ``readline`` as a file's.  ``echo``:
+    print each line read after its prompt (input that is not a terminal)."""
 
-    def __init__(self, say, readline):
-        self.say, self._readline = say, readline
+    def __init__(self, say, readline, echo: bool = False):
+        self.say, self._readline, self.echo = say, readline, echo
 
     def ask(self, prompt: str) -> str:
         self.say(prompt, nl=False)
@@ -541,6 +543,8 @@ class Console:
             self.say("")
             raise Quit("end of input")
         line = line.strip()
+        if self.echo:   # input from a file or a pipe: the transcript shows what was typed
+            self.say(line)
         if line.lower() in ("quit", "exit", "q"):
             raise Quit("quit")
         return line
@@ -551,12 +555,15 @@ class Dice:
 
     def __init__(self, console: Console, rng: random.Random | None = None):
         self.io, self.rng = console, rng
+        self.command = lambda line: False   # other commands at the dice prompt (board, help)
 
     def roll(self, who: str) -> tuple[int, int]:
         if self.rng is not None:
             return self.rng.randint(1, 6), self.rng.randint(1, 6)
         while True:
             line = self.io.ask(f"dice for {who} (e.g. 63): ")
+            if self.command(line):
+                continue
             try:
                 return parse_dice(line)
             except HumanError as exc:
@@ -570,6 +577,8 @@ class Dice:
                     return a, b
         while True:
             line = self.io.ask("opening roll: your die, then the engine's (e.g. 42): ")
+            if self.command(line):
+                continue
             try:
                 a, b = parse_dice(line)
             except HumanError as exc:
@@ -621,6 +630,16 @@ class HumanGame:
     def __init__(self, match: BgMatch, engine: EngineSide, console: Console, dice: Dice,
                  start: Position | None = None):
         self.m, self.eng, self.io, self.dice, self.start = match, engine, console, dice, start
+        dice.command = self._dice_command
+
+    def _dice_command(self, line: str) -> bool:
+        w = line.lower().split()
+        if w and w[0] in ("board", "help", "?"):
+            return self._common(line)
+        if w and w[0] in ("resign", "hint", "double"):
+            self.io.say(f"{w[0]}: not at the dice prompt; type the roll (e.g. 63)")
+            return True
+        return False
 
     # -- helpers ------------------------------------------------------------------------------
     def _common(self, line: str) -> bool:
@@ -854,10 +873,14 @@ def run_cli(*, seed: int, ply: int, evaluator, match_text: str | None, dice_mode
     except HumanError as exc:
         raise click.BadParameter(str(exc), param_hint="--match" if "--" not in str(exc)
                                  else None) from None
+    if start is not None and (save_path or sgf_path):
+        raise click.BadParameter(".mat and SGF games start from the opening position; "
+                                 "--save/--sgf cannot record a game from --position",
+                                 param_hint="--position")
     if start is not None and not n:
         start = Position(start.board, cube_value=start.cube_value, cube_owner=start.cube_owner,
                          dice=start.dice)
-    console = Console(click.echo, sys.stdin.readline)
+    console = Console(click.echo, sys.stdin.readline, echo=not sys.stdin.isatty())
     dice = Dice(console, random.Random(seed) if dice_mode == "rolled" else None)
     eng = EngineSide(evaluator, ply)
     kind = f"a {n}-point match" if n else "money play" + (
@@ -866,17 +889,91 @@ def run_cli(*, seed: int, ply: int, evaluator, match_text: str | None, dice_mode
     console.say(f"{kind} against {evaluator.name} at {ply}-ply; dice {dice_mode}"
                 f"{f' (seed {seed})' if dice_mode == 'rolled' else ''}. Type help for commands.")
     HumanGame(m, eng, console, dice, start).run()
+    players = ("human", f"playout-{evaluator.name}-{ply}ply".replace(" ", "_"))
     for path, kind in ((save_path, "mat"), (sgf_path, "sgf")):
         if path:
             try:
-                save_match(m, path, kind, engine_name=f"{evaluator.name}-{ply}ply", seed=seed)
+                save_match(m, path, kind, players=players)
             except OSError as exc:
                 raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+            except (HumanError, ValueError) as exc:
+                raise click.ClickException(f"cannot write {path}: {exc}") from None
             click.echo(f"saved {path}")
     return m
 
 
-def save_match(m: BgMatch, path: str, kind: str, *, engine_name: str = "engine",
-               seed: int | None = None) -> None:
-    """Write the match as ``kind`` (``mat`` or ``sgf``) through :mod:`playout.backgammon.matchfile`."""
-    raise OSError("matchfile writer not available yet")
+def to_record(m: BgMatch, players=("human", "playout")):
+    """The session as a :class:`playout.backgammon.matchfile.Match` (player 0 = the person).
+
+    Games that never started (no action) are left out; an unfinished last game is kept
+    without a winner.  A beaver is recorded as gnubg's ``.mat`` writes one: ``Doubles => 2``,
+    ``Beavers => 4``, then the doubler's ``Takes``.  Raises :class:`HumanError` for a game
+    that began from a set-up position (``--position``): ``.mat`` games start from the opening.
+    """
+    from playout.backgammon import matchfile as mf
+
+    rec = mf.Match(players=tuple(players), length=m.match_length, jacoby=m.jacoby)
+    for g in m.games:
+        if not g.actions:
+            continue
+        if g.start is not None:
+            raise HumanError("a game that starts from --position cannot be written as .mat/SGF "
+                             "(their games start from the opening position)")
+        out = mf.Game(score=tuple(g.score), crawford=g.crawford, winner=g.winner, points=g.points)
+        for a in g.actions:
+            if a.kind == "move":
+                out.actions.append(mf.Action(a.player, "move", dice=tuple(a.dice),
+                                             play="" if a.play == "(no play)" else a.play))
+            elif a.kind in ("double", "take", "drop"):
+                out.actions.append(mf.Action(a.player, a.kind, value=a.cube or 0))
+            elif a.kind == "beaver":
+                out.actions.append(mf.Action(a.player, "beaver", value=a.cube))
+                if _beaver_needs_take():
+                    out.actions.append(mf.Action(1 - a.player, "take"))
+            elif a.kind == "resign":
+                out.actions.append(mf.Action(a.player, "resign", value=_resign_level(m, g, a)))
+        if g.winner is None:
+            out.points = 0
+        rec.games.append(out)
+    return rec
+
+
+@lru_cache(maxsize=1)
+def _beaver_needs_take() -> bool:
+    """Whether :func:`playout.backgammon.matchfile.replay` wants a ``take`` after a beaver.
+
+    gnubg 1.07 writes none (``Doubles => 2`` / ``Beavers => 4``, then the doubler's roll: the
+    beaverer owns the 4-cube; seen with ``export match mat`` after ``double``, ``beaver``,
+    ``accept``); the matchfile module of this writing waits for one.
+    """
+    from playout.backgammon import matchfile as mf
+
+    g = mf.Game(actions=[mf.Action(0, "move", dice=(3, 1), play="8/5 6/5"),
+                         mf.Action(1, "double", value=2), mf.Action(0, "beaver", value=4),
+                         mf.Action(1, "move", dice=(5, 2), play="13/8 24/22")])
+    try:
+        mf.replay(mf.Match(games=[g]))
+    except ValueError:
+        return True
+    return False
+
+
+def _resign_level(m: BgMatch, g: GameRecord, a: Action) -> int:
+    """Points per cube of an accepted resignation (1, 2 or 3)."""
+    cube = 1
+    for b in g.actions:
+        if b is a:
+            break
+        if b.kind in ("take", "beaver"):
+            cube = b.cube
+    return max(1, a.points // cube)
+
+
+def save_match(m: BgMatch, path: str, kind: str, *, players=("human", "playout")) -> None:
+    """Write the session as ``kind`` (``mat`` or ``sgf``) with
+    :func:`playout.backgammon.matchfile.write_mat` / ``write_sgf``.  Raises
+    :class:`HumanError` (see :func:`to_record`) and ``OSError``."""
+    from playout.backgammon import matchfile as mf
+
+    rec = to_record(m, players)
+    (mf.write_mat if kind == "mat" else mf.write_sgf)(rec, path)
