@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from playout.backgammon.board import STARTING_BOARD, flip
+from playout.backgammon.board import STARTING_BOARD
 from playout.backgammon.cli import bg
 from playout.backgammon.human import BgMatch, HumanError, parse_dice, parse_play, renumber
 from playout.backgammon.ids import Position, match_id, position_id

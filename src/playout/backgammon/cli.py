@@ -355,7 +355,7 @@ def play(seed, ply, opponent, quiet, human, match_text, dice_mode, save_path, sg
     0-ply cube model.  End of input ends the session (exit 0).
     """
     if human:
-        from playout.backgammon.human import run_cli
+        from playout.backgammon.human_play import run_cli
 
         if opponent or quiet or as_json:
             raise click.BadParameter("--opponent, --quiet and --json are for self-play",
