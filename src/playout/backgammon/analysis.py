@@ -1,0 +1,488 @@
+"""Match analysis: every checker and cube decision of a played match rated, as gnubg does.
+
+Definitions follow GNU Backgammon 1.07's ``analysis.c`` (``AnalyzeMove``,
+``updateStatcontext``, ``LuckNormal``/``LuckFirst``) and ``eval.c``
+(``FindCubeDecision``, ``isCloseCubedecision``, ``mwc2eq``), checked against
+``gnubg -t``'s ``analyse match`` / ``show statistics match`` (``tests/test_bg_analysis.py``):
+
+* **Equity unit** (EMG, "equivalent to money game"): money equity per unit of the present
+  cube; in match play an MWC ``m`` is normalised as gnubg's ``mwc2eq``:
+  ``(2 m - (W + L)) / (W - L)`` with ``W``/``L`` the MWC after winning/losing the present
+  cube's value at this score.  Each play is valued cubefully: the board after the play is
+  evaluated cubeless for the opponent on roll and turned into a cubeful equity with gnubg's
+  0-ply cube model (:mod:`playout.backgammon.cube`).
+* **Checker error** = equity(best play) - equity(play made), counted over *unforced* moves
+  (more than one legal play).  **Cube errors**: at each roll where the player could double
+  (not the game's first move), a missed double costs ``optimal - ND`` when doubling was right;
+  a double costs ``optimal - min(DT, DP)``; a take costs ``DT - DP`` when ``DT > DP``; a drop
+  ``DP - DT`` when ``DP > DT`` (DT, DP, ND from the doubler's side, DP = +1).  A cube decision
+  counts ("close or actual") when ``optimal - min(DT, 1) < 0.16`` or an action was taken.
+* **Error rates** (mEMG) = 1000 x total error / count: checker over unforced moves, cube over
+  close-or-actual cube decisions, overall over both.  **PR** (XG's performance rating) =
+  500 x mean error over the same decisions (= overall mEMG / 2).
+* **Marks** (gnubg's defaults ``arSkillLevel``): doubtful > 0.04, bad > 0.08, very bad > 0.16 EMG.
+* **Luck** of a roll = equity after the best play of that roll - the mean over the 36 rolls
+  of the best play's equity (the game's first roll: the mean over the 30 non-double opening
+  rolls of either side, gnubg's ``LuckFirst``); evaluated at the engine's raw (XG 1-ply)
+  level as gnubg's ``ecLuck`` is 0-ply.  Luck rate = 1000 x total luck / rolls.
+
+Money errors are in EMG per unit cube (as gnubg's mEMG); ``error_points`` gives them in
+points (x cube), match errors also in MWC (``error_mwc``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from playout.backgammon.board import STARTING_BOARD, flip, game_result
+from playout.backgammon.cube import _Score, cube_efficiency, match_cubeful, money_cubeful
+from playout.backgammon.ids import Position, match_id, position_id, xgid
+from playout.backgammon.matchfile import Match
+from playout.backgammon.moves import legal_moves
+from playout.backgammon.notation import play_text
+from playout.backgammon.search import post_move_probs, pre_roll_probs
+
+DOUBTFUL, BAD, VERY_BAD = 0.04, 0.08, 0.16  # gnubg arSkillLevel defaults (EMG)
+CLOSE_CUBE = 0.16  # gnubg isCloseCubedecision threshold
+_OWNER_IDX = {"centered": 0, "player": 1, "opponent": 2}
+#: the 21 rolls (d1 >= d2) with their weight out of 36
+ROLLS = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)]
+
+
+class AnalysisError(ValueError):
+    """A bad engine spec or a peer that failed; one-line message."""
+
+
+@dataclass
+class State:
+    """The match state from the side to act: ``score`` (me, opponent), cube value and owner
+    (``centered``/``player``/``opponent``), match length (0 = money), Crawford, Jacoby."""
+
+    length: int
+    score: tuple[int, int]
+    cube: int
+    owner: str
+    crawford: bool
+    jacoby: bool
+
+    def flipped(self) -> State:
+        o = {"player": "opponent", "opponent": "player"}.get(self.owner, self.owner)
+        return State(self.length, (self.score[1], self.score[0]), self.cube, o, self.crawford,
+                     self.jacoby)
+
+    def score_obj(self) -> _Score:
+        return _Score(self.length - self.score[0], self.length - self.score[1], self.crawford)
+
+    def to_emg(self, mwc: float) -> float:
+        """gnubg's ``mwc2eq`` at the present cube (money: the value itself)."""
+        if not self.length:
+            return mwc
+        s = self.score_obj()
+        hi, lo = s.mwc(0, 0, self.cube), s.mwc(0, 1, self.cube)
+        return (2.0 * mwc - (hi + lo)) / (hi - lo)
+
+    def to_mwc(self, emg: float) -> float:
+        """gnubg's ``eq2mwc`` (inverse of :meth:`to_emg`)."""
+        s = self.score_obj()
+        hi, lo = s.mwc(0, 0, self.cube), s.mwc(0, 1, self.cube)
+        return 0.5 * (emg * (hi - lo) + (hi + lo))
+
+    def can_double(self) -> bool:
+        if self.owner == "opponent":
+            return False
+        if not self.length:
+            return True
+        return self.score_obj().can_double(self.cube, self.owner)
+
+
+def cubeful_pre_roll(p, board, st: State) -> float:
+    """Cubeful equity (match: MWC) of the side on roll with cubeless ``p`` at ``board``."""
+    x = cube_efficiency(board)
+    if st.length:
+        return match_cubeful(np.asarray(p, dtype=np.float64), st.score_obj(), st.cube, st.owner, x)
+    return float(money_cubeful(np.asarray(p, dtype=np.float64), _OWNER_IDX[st.owner], float(x),
+                               bool(st.jacoby)))
+
+
+def _terminal_emg(r: int, st: State) -> float:
+    if st.length:
+        s = st.score_obj()
+        return st.to_emg(s.mwc(0, 0, r * st.cube))
+    return 1.0 if (st.jacoby and st.owner == "centered") else float(r)
+
+
+class Rater:
+    """Values plays and cube actions with one engine (``evaluator`` at ``ply``, XG numbering)."""
+
+    def __init__(self, evaluator, ply: int, luck_ply: int = 1):
+        self.ev = evaluator
+        self.ply = int(ply)
+        self.luck_ply = int(luck_ply)
+        self.positions = 0
+
+    def play_values(self, board, results, st: State, ply: int | None = None) -> np.ndarray:
+        """EMG of each post-move board in ``results`` for the mover (state ``st`` before it)."""
+        ply = self.ply if ply is None else ply
+        out = np.empty(len(results))
+        todo = []
+        for i, r in enumerate(results):
+            g = int(game_result(r))
+            if g > 0:
+                out[i] = _terminal_emg(g, st)
+            else:
+                todo.append(i)
+        if todo:
+            boards = np.stack([results[i] for i in todo])
+            probs = post_move_probs(self.ev, boards, ply)  # mover's view
+            self.positions += len(todo)
+            opp = st.flipped()
+            for k, i in enumerate(todo):
+                p = probs[k]
+                q = np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
+                v = cubeful_pre_roll(q, flip(results[i]), opp)
+                out[i] = -opp.to_emg(v) if st.length else -v
+        return out
+
+    def best_value(self, board, d1, d2, st: State, ply: int) -> float:
+        res = legal_moves(board, d1, d2)
+        return float(self.play_values(board, res, st, ply).max())
+
+    def luck(self, board, dice, st: State, first: bool) -> float:
+        """gnubg's ``LuckNormal`` / ``LuckFirst`` in EMG for the side to act."""
+        ply = self.luck_ply
+        d1, d2 = max(dice), min(dice)
+        if first and d1 != d2:
+            opp = st.flipped()
+            fb = flip(board)
+            mean = 0.0
+            mine = None
+            for a, b, _w in ROLLS:
+                if a == b:
+                    continue
+                v = self.best_value(board, a, b, st, ply)
+                if (a, b) == (d1, d2):
+                    mine = v
+                # the opponent on roll from the same position: our equity is minus its best,
+                # normalised from its side (symmetric)
+                mean += v - self.best_value(fb, a, b, opp, ply)
+            return mine - mean / 30.0
+        mean = 0.0
+        mine = 0.0
+        for a, b, w in ROLLS:
+            v = self.best_value(board, a, b, st, ply)
+            mean += w * v
+            if (a, b) == (d1, d2):
+                mine = v
+        return mine - mean / 36.0
+
+    def cube(self, board, st: State) -> dict:
+        """ND, DT, DP, optimal in EMG for the side on roll (gnubg's ``FindCubeDecision``)."""
+        p = pre_roll_probs(self.ev, board, self.ply)
+        self.positions += 1
+        nd = cubeful_pre_roll(p, board, st)
+        dst = State(st.length, st.score, 2 * st.cube, "opponent", st.crawford, st.jacoby)
+        dt = cubeful_pre_roll(p, board, dst)
+        if st.length:
+            nd, dt = st.to_emg(nd), st.to_emg(dt)
+            dp = 1.0
+        else:
+            dt, dp = 2.0 * dt, 1.0
+        best_d = min(dt, dp)
+        optimal = best_d if best_d >= nd else nd
+        return {"nd": nd, "dt": dt, "dp": dp, "optimal": optimal, "probs": [float(v) for v in p]}
+
+
+def make_rater(spec: str) -> tuple[Rater, str]:
+    """A :class:`Rater` for an ENGINE SPEC (``ours:ply=2``, ``gnubg:ply=0``, ``bgsage:ply=1``;
+    :mod:`playout.backgammon.engines`) and its label.  :class:`AnalysisError` if unusable."""
+    from playout.backgammon.engines import EngineError, parse_spec
+    from playout.backgammon.evaluators import get_evaluator
+
+    try:
+        s = parse_spec(spec)
+    except EngineError as exc:
+        raise AnalysisError(str(exc)) from None
+    try:
+        if s.kind == "gnubg":
+            return Rater(get_evaluator("gnubg"), s.ply + 1), s.label
+        if s.kind == "bgsage":
+            return Rater(get_evaluator("bgsage"), s.ply), s.label
+        if s.kind == "pubeval":
+            return Rater(get_evaluator("pubeval"), 1), s.label
+        return Rater(get_evaluator(s.weights or s.evaluator), s.ply), s.label
+    except ValueError as exc:
+        raise AnalysisError(f"--engine {spec}: {exc}") from None
+
+
+def _mark(err: float) -> str:
+    if err > VERY_BAD:
+        return "very bad"
+    if err > BAD:
+        return "bad"
+    if err > DOUBTFUL:
+        return "doubtful"
+    return ""
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    total_moves: int = 0
+    unforced_moves: int = 0
+    checker_error: float = 0.0
+    total_cube: int = 0
+    close_cube: int = 0
+    cube_error: float = 0.0
+    luck: float = 0.0
+    rolls: int = 0
+    marks: dict = field(default_factory=lambda: {"doubtful": 0, "bad": 0, "very bad": 0})
+    checker_marks: dict = field(default_factory=lambda: {"doubtful": 0, "bad": 0, "very bad": 0})
+    cube_marks: dict = field(default_factory=lambda: {"doubtful": 0, "bad": 0, "very bad": 0})
+
+    def to_json(self) -> dict:
+        def rate(e, n):
+            return round(1000.0 * e / n, 3) if n else 0.0
+        overall = rate(self.checker_error + self.cube_error, self.unforced_moves + self.close_cube)
+        return {
+            "name": self.name,
+            "checker_error_rate_memg": rate(self.checker_error, self.unforced_moves),
+            "cube_error_rate_memg": rate(self.cube_error, self.close_cube),
+            "overall_error_rate_memg": overall,
+            "pr": round(overall / 2.0, 3),
+            "luck_rate_memg": rate(self.luck, self.rolls),
+            "checker_error_total_emg": round(self.checker_error, 6),
+            "cube_error_total_emg": round(self.cube_error, 6),
+            "luck_total_emg": round(self.luck, 6),
+            "total_moves": self.total_moves,
+            "unforced_moves": self.unforced_moves,
+            "cube_decisions": self.total_cube,
+            "close_cube_decisions": self.close_cube,
+            "doubtful": self.marks["doubtful"],
+            "bad": self.marks["bad"],
+            "very_bad": self.marks["very bad"],
+            "checker_marks": dict(self.checker_marks),
+            "cube_marks": dict(self.cube_marks),
+        }
+
+
+def _pos(board, st: State, dice=None) -> Position:
+    return Position(np.asarray(board, dtype=np.int8), cube_value=st.cube, cube_owner=st.owner,
+                    dice=dice, match_length=st.length, score=st.score, crawford=st.crawford,
+                    jacoby=st.jacoby)
+
+
+def analyze(match: Match, rater: Rater, *, luck: bool = True, progress=None) -> dict:
+    """Analyse ``match`` (replayed, e.g. from :func:`playout.backgammon.matchfile.read_match`).
+
+    Returns ``{"players": [...], "decisions": [...], "games": [...]}``: per player the rates
+    of the module docstring, per decision its game, move, player, kind (``checker``,
+    ``cube``, ``double``, ``take``, ``drop``), position ID, match ID, XGID, play made, best play,
+    equities and error (EMG; ``error_mwc`` in match play), mark; per game the equity /
+    MWC of player 0 after each action (for graphs).
+    """
+    stats = [PlayerStats(match.players[0]), PlayerStats(match.players[1])]
+    decisions: list[dict] = []
+    games_out = []
+    for gi, game in enumerate(match.games, 1):
+        curve = []
+        pending = None  # the doubler's cube figures while the double awaits its answer
+        for mi, a in enumerate(game.actions, 1):
+            p = a.player
+            owner = ("centered" if a.cube_owner is None else
+                     ("player" if a.cube_owner == p else "opponent"))
+            st = State(match.length, (game.score[p], game.score[1 - p]), a.cube_value, owner,
+                       game.crawford, match.jacoby)
+            if a.kind == "resign":
+                continue
+            board = a.before
+            base = {"game": gi, "move": mi, "player": p, "line": a.line}
+            first = bool(np.array_equal(board, STARTING_BOARD))
+            if a.kind in ("move", "double") and not first and st.can_double():
+                cd = rater.cube(board, st)
+                close = cd["optimal"] - min(cd["dt"], 1.0) < CLOSE_CUBE
+                s = stats[p]
+                s.total_cube += 1
+                err = 0.0
+                if a.kind == "move":
+                    if close:
+                        s.close_cube += 1
+                    if cd["nd"] < cd["optimal"]:
+                        err = cd["optimal"] - cd["nd"]
+                    made, best = "no double", ("double" if cd["nd"] < cd["optimal"] else "no double")
+                    kind = "cube"
+                else:
+                    s.close_cube += 1
+                    err = max(0.0, cd["optimal"] - min(cd["dt"], cd["dp"]))
+                    made, best = "double", ("double" if cd["nd"] < cd["optimal"] else "no double")
+                    kind = "double"
+                    pending = (cd, st, board)
+                s.cube_error += err
+                m = _mark(err)
+                if m:
+                    s.marks[m] += 1
+                    s.cube_marks[m] += 1
+                if a.kind == "double" or close or err > 0:
+                    decisions.append(_decision(base, kind, board, st, None, made, best, cd, err, m))
+            elif a.kind == "double":
+                pending = None  # a double gnubg would not analyse (e.g. a dead cube)
+            if a.kind in ("take", "drop") and pending is not None:
+                cd, dst, dboard = pending
+                s = stats[p]
+                s.total_cube += 1
+                s.close_cube += 1
+                if a.kind == "take":
+                    err = max(0.0, cd["dt"] - cd["dp"])
+                else:
+                    err = max(0.0, cd["dp"] - cd["dt"])
+                s.cube_error += err
+                m = _mark(err)
+                if m:
+                    s.marks[m] += 1
+                    s.cube_marks[m] += 1
+                best = "take" if cd["dt"] < cd["dp"] else "drop"
+                decisions.append(_decision(dict(base, turn=1 - p), a.kind, dboard, dst, None, a.kind,
+                                           best, cd, err, m))
+                pending = None
+            if a.kind != "move":
+                continue
+            s = stats[p]
+            s.total_moves += 1
+            s.rolls += 1
+            results = legal_moves(board, a.dice[0], a.dice[1])
+            lk = rater.luck(board, a.dice, st, first) if luck else 0.0
+            s.luck += lk
+            if len(results) > 1:
+                vals = rater.play_values(board, results, st)
+                keys = [r.tobytes() for r in results]
+                try:
+                    k = keys.index(np.asarray(a.after, dtype=np.int8).tobytes())
+                except ValueError:
+                    raise AnalysisError(f"game {gi} move {mi}: the play is not among the legal ones")
+                ib = int(np.argmax(vals))
+                err = float(vals[ib] - vals[k])
+                s.unforced_moves += 1
+                s.checker_error += err
+                m = _mark(err)
+                if m:
+                    s.marks[m] += 1
+                    s.checker_marks[m] += 1
+                d = _decision(base, "checker", board, st, a.dice, a.play or "(no play)",
+                              play_text(board, results[ib], a.dice), None, err, m)
+                d.update(equity_played=round(float(vals[k]), 6), equity_best=round(float(vals[ib]), 6),
+                         luck=round(lk, 6), candidates=len(results))
+                decisions.append(d)
+                curve.append({"move": mi, "player": p, "equity_p0": round(float(vals[k] if p == 0 else -vals[k]), 6)})
+            else:
+                curve.append({"move": mi, "player": p, "equity_p0": None})
+            if progress:
+                progress()
+        games_out.append({"game": gi, "score": list(game.score), "crawford": game.crawford,
+                          "winner": game.winner, "points": game.points, "curve": curve})
+    return {"players": [s.to_json() for s in stats], "decisions": decisions, "games": games_out,
+            "match_length": match.length}
+
+
+def _decision(base, kind, board, st: State, dice, made, best, cd, err, mark) -> dict:
+    pos = _pos(board, st, dice)
+    d = dict(base)
+    turn = d.pop("turn", base["player"])  # whose position it is (the doubler's for a take)
+    d.update(kind=kind, position_id=position_id(board), match_id=match_id(pos, turn),
+             xgid=xgid(pos), dice=(f"{dice[0]}{dice[1]}" if dice else None), play=made,
+             best=best, error=round(float(err), 6), mark=mark)
+    if st.length:
+        d["error_mwc"] = round(st.to_mwc(0.0) - st.to_mwc(-float(err)), 6)
+    else:
+        d["error_points"] = round(float(err) * st.cube, 6)
+    if cd is not None:
+        d.update(nd=round(cd["nd"], 6), dt=round(cd["dt"], 6), dp=round(cd["dp"], 6))
+    return d
+
+
+def worst(report: dict, n: int = 10) -> list[dict]:
+    """The ``n`` decisions with the largest error, worst first."""
+    return sorted((d for d in report["decisions"] if d["error"] > 0), key=lambda d: -d["error"])[:n]
+
+
+# -- gnubg's own analysis (Debian ``gnubg -t``), the oracle -----------------------------------
+
+_STAT_ROWS = {
+    ("Chequerplay statistics", "Total moves"): "total_moves",
+    ("Chequerplay statistics", "Unforced moves"): "unforced_moves",
+    ("Chequerplay statistics", "Moves marked doubtful"): "checker_doubtful",
+    ("Chequerplay statistics", "Moves marked bad"): "checker_bad",
+    ("Chequerplay statistics", "Moves marked very bad"): "checker_very_bad",
+    ("Chequerplay statistics", "Error total EMG (MWC)"): "checker_error_total_emg",
+    ("Chequerplay statistics", "Error rate mEMG (MWC)"): "checker_error_rate_memg",
+    ("Luck statistics", "Luck total EMG (MWC)"): "luck_total_emg",
+    ("Luck statistics", "Luck rate mEMG (MWC)"): "luck_rate_memg",
+    ("Cube statistics", "Total cube decisions"): "cube_decisions",
+    ("Cube statistics", "Close or actual cube decisions"): "close_cube_decisions",
+    ("Cube statistics", "Error total EMG (MWC)"): "cube_error_total_emg",
+    ("Cube statistics", "Error rate mEMG (MWC)"): "cube_error_rate_memg",
+    ("Overall statistics", "Error total EMG (MWC)"): "overall_error_total_emg",
+    ("Overall statistics", "Error rate mEMG (MWC)"): "overall_error_rate_memg",
+}
+# money sessions print "Error total EMG (Points)" etc.
+_STAT_ALIASES = {"(Points)": "(MWC)", "(ppg)": "(MWC)"}
+
+
+def parse_gnubg_statistics(text: str) -> list[dict]:
+    """Per player (gnubg's player 0, 1) the figures of ``show statistics match`` output.
+
+    Error figures are made positive (gnubg prints errors with a minus sign).
+    """
+    import re
+
+    out = [{}, {}]
+    section = None
+    for line in text.splitlines():
+        s = line.strip()
+        if s.endswith("statistics") and len(s.split()) == 2:
+            section = s
+            continue
+        for a, b in _STAT_ALIASES.items():
+            line = line.replace(a, b)
+        for (sec, label), key in _STAT_ROWS.items():
+            if sec == section and line.startswith(label):
+                nums = re.findall(r"[-+]?\d+(?:\.\d+)?(?=\s|$)", line[len(label):])
+                nums = [float(n) for n in nums]
+                if "(MWC)" in label:  # value (pct) value (pct): the values are items 0 and 2
+                    vals = [nums[0], nums[2]] if len(nums) >= 4 else nums[:2]
+                else:
+                    vals = nums[:2]
+                for k in (0, 1):
+                    v = vals[k]
+                    if "error" in key:
+                        v = abs(v)
+                    out[k][key] = v
+    return out
+
+
+def gnubg_analyse(path, plies: int = 0, *, timeout: float = 300.0) -> list[dict]:
+    """Run Debian ``gnubg -t`` on a ``.mat``/``.sgf`` match: ``analyse match`` at ``plies``
+    (gnubg numbering) for checker play and cube, then ``show statistics match``; returns
+    :func:`parse_gnubg_statistics`.  :class:`AnalysisError` if gnubg is missing, hangs
+    (``timeout`` seconds) or prints no statistics."""
+    import os
+    import shutil
+    import subprocess
+
+    exe = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg") else None)
+    if exe is None:
+        raise AnalysisError("gnubg (GNU Backgammon's CLI) is not installed: apt-get install gnubg")
+    p = str(path)
+    load = f"load match {p}" if p.endswith(".sgf") else f"import mat {p}"
+    script = (f"set analysis chequerplay evaluation plies {plies}\n"
+              f"set analysis cubedecision evaluation plies {plies}\n"
+              f"{load}\nanalyse match\nshow statistics match\n")
+    try:
+        res = subprocess.run([exe, "-t", "-q"], input=script, capture_output=True, text=True,
+                             timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise AnalysisError(f"gnubg did not finish analysing {p} within {timeout:.0f} s") from None
+    stats = parse_gnubg_statistics(res.stdout)
+    if "checker_error_rate_memg" not in stats[0]:
+        raise AnalysisError(f"gnubg printed no statistics for {p} (rc {res.returncode})")
+    return stats
