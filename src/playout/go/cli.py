@@ -9,7 +9,9 @@ import threading
 
 import click
 
-LAZY = {"patterns": "playout.go.cli_patterns:patterns"}
+LAZY = {"patterns": "playout.go.cli_patterns:patterns",
+        "selfplay": "playout.go.cli_patterns:selfplay",
+        "tune-patterns": "playout.go.cli_patterns:tune_patterns"}
 #: ``--rules`` choices (:data:`playout.go.rulesets.RULESETS`; kept here so that --help does not
 #: import the engine)
 RULE_NAMES = ("positional", "situational", "simple-ko", "tromp-taylor", "new-zealand")
@@ -22,7 +24,8 @@ class UserError(click.ClickException):
 
 
 class _GoGroup(click.Group):
-    """The ``go`` group; ``patterns`` is imported only when used."""
+    """The ``go`` group; ``patterns``, ``selfplay`` and ``tune-patterns`` are imported only
+    when used."""
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(LAZY))

@@ -121,3 +121,60 @@ def patterns(source: str, stats: bool, show_rules: bool, verify: bool, as_json: 
                 str(row["geometries"]), str(row["codes"]), f"{row['cells']:,}",
             )
         console.print(table)
+
+
+@click.command("selfplay")
+@click.argument("out_dir", type=click.Path(file_okay=False))
+@click.option("--games", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--size", type=click.IntRange(5, 19), default=9, show_default=True)
+@click.option("--komi", type=float, default=7.0, show_default=True)
+@click.option("--engine", type=click.Choice(["gnugo", "ours"]), default="gnugo", show_default=True,
+              help="GNU Go 3.8 against itself at --level, or our engine at --playouts.")
+@click.option("--level", type=click.IntRange(0, 10), default=10, show_default=True,
+              help="GNU Go's --level.")
+@click.option("--playouts", type=click.IntRange(1), default=2000, show_default=True,
+              help="Our engine's playouts per move (--engine ours).")
+@click.option("--seed", type=click.IntRange(0, 20000), default=1, show_default=True,
+              help="Collection seed: game i's engines get seeds 2k+1, 2k+2 (k = seed*100000+i).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0,
+              show_default=True, help="Seconds an engine may take per GTP answer.")
+def selfplay(out_dir, games, size, komi, engine, level, playouts, seed, timeout):
+    """Write GAMES self-play game records to OUT_DIR (one SGF per game, resumable: existing
+    files are skipped; a held-out tenth by a hash of the file name).  Engines run niced."""
+    from playout.go.selfplay import SelfplayError, generate, is_held_out
+
+    try:
+        r = generate(out_dir, games, size, komi, level, engine, seed, playouts, timeout,
+                     log=click.echo)
+    except SelfplayError as exc:
+        raise _BadInput(str(exc)) from None
+    except OSError as exc:
+        raise _BadInput(f"{out_dir}: {exc.strerror or exc}") from None
+    files = r.pop("files")
+    r["held_out"] = sum(is_held_out(f) for f in files)
+    click.echo(json.dumps(r))
+
+
+@click.command("tune-patterns")
+@click.argument("games_dir", type=click.Path(file_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False), required=True,
+              help="The mc_*.db file to write.")
+@click.option("--base", default=None,
+              help="A database (built-in name or file) whose rules answer for the 3x3 shapes "
+                   "never seen in training (default: the learned catch-all alone).")
+@click.option("--iterations", type=click.IntRange(1), default=300, show_default=True,
+              help="MM sweeps at most.")
+def tune_patterns(games_dir, out, base, iterations):
+    """Learn pattern values from the game records in GAMES_DIR (Coulom's MM on the moves
+    played), write them as a GNU Go mc_*.db file, and print the move-prediction rates on the
+    held-out games for it and the built-in databases (JSON)."""
+    from playout.go.sgf import SgfError
+    from playout.go.tune import tune
+
+    try:
+        r = tune(games_dir, out, base, iterations, log=lambda s: click.echo(s, err=True))
+    except OSError as exc:
+        raise _BadInput(f"{exc.filename or out}: {exc.strerror or exc}") from None
+    except (SgfError, PatternError, ValueError) as exc:
+        raise _BadInput(str(exc)) from None
+    click.echo(json.dumps(r))
