@@ -18,7 +18,7 @@ def run(*args):
 
 
 def test_solve_connect4_json_python_engine():
-    r = run("solve", "connect4", "--engine", "python", "-n", "300", "--json")
+    r = run("solve", "connect4", "--engine", "python", "-n", "300", "--json", "--exploration", "anchor")
     assert r.exit_code == 0
     out = json.loads(r.stdout)
     assert out["iterations"] == 300
@@ -145,7 +145,7 @@ def human(*args, input):
 
 def test_human_connect4_rejects_bad_input_and_full_columns_and_the_game_goes_on():
     # seed 0, 200 Python iterations: the engine lets column 4 fill (X X X O X X), then wins on column 5
-    r = human("connect4", "--human", "first", "--engine", "python", "-n", "200",
+    r = human("connect4", "--human", "first", "--engine", "python", "-n", "200", "--exploration", "anchor",
               input="8\nabc\n\n" + "4\n" * 8 + "1\n2\n3\n5\n6\n7\n" * 7)
     assert r.exit_code == 0, r.output
     out = r.output
@@ -162,7 +162,8 @@ def test_human_connect4_rejects_bad_input_and_full_columns_and_the_game_goes_on(
 def test_human_second_engine_moves_first_and_end_of_input_stops_cleanly():
     from playout.domains.connect4 import Connect4
 
-    r = human("connect4", "--human", "second", "--engine", "python", "-n", "50", input="")
+    r = human("connect4", "--human", "second", "--engine", "python", "-n", "50", "--exploration", "anchor",
+              input="")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert lines[0] == "you play O (second); the engine plays X"

@@ -7,11 +7,23 @@ user :class:`~playout.mcts.compiled_domain.CompiledDomain` (or a zero-argument
 function returning one), importable from the current directory; ``path/to/file.py:NAME``
 loads the file.  A compiled domain is searched by the numba kernel like the
 built-ins (``playout solve`` only: ``play`` and ``trace`` need a Python MDP).
+
+Exploration (``--exploration``, issue 16 item 4): ``normalized`` (the default)
+runs UCT on means normalised to [0, 1] by the tree's observed range with
+``C = 0.5`` unless ``--c`` says otherwise (:data:`NORMALIZED_C`), which answers
+sensibly whatever the reward scale; ``anchor`` runs mctreesearch4j's raw-mean UCT
+with the domain's anchor constant (:data:`playout.domains.DOMAINS`), for
+like-for-like benchmarks.  The compiled kernel runs only ``anchor`` until
+:func:`playout.mcts.compiled.search` accepts ``exploration=``; until then a
+``normalized`` decision on a built-in runs the Python solver, unless
+``--engine compiled`` is given explicitly (the kernel then runs ``anchor`` and
+says so on stderr); a user's compiled domain runs ``anchor`` too (same note).
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import math
 import sys
@@ -134,12 +146,22 @@ def resolve_domain(spec: str, param_hint: str = "DOMAIN") -> Problem:
     raise bad(f"unknown {param_hint.lower()} {spec!r}; choose one of {names}, openspiel:GAME or module:Class")
 
 
+#: UCT's constant on normalised values (``--exploration normalized``), measured at
+#: 1,000 iterations on the built-ins (Python solvers, seeds 0-5): Push Your Luck plays
+#: "roll" on 6 seeds of 6 (C = 1.4: 4 of 6), 2048 keeps >= 45 visits on every move and
+#: plays "left", Connect 4 column 4, GridWorld left or down (its two optimal moves).
+NORMALIZED_C = 0.5
+
+
 def make_solver(problem: Problem, kind: str, *, c: float, discount: float, depth: int, seed: int | None,
-                root_state: Any = None, heuristic: bool = False, **extra: Any):
+                root_state: Any = None, heuristic: bool = False, exploration: str = "anchor",
+                **extra: Any):
     """A Python solver of the given kind for ``problem``.
 
-    ``heuristic`` selects Reversi's weight-table simulation policy; ``extra`` goes
-    to the solver (``max_tree_depth``, ``trace``, ...).
+    ``heuristic`` selects Reversi's weight-table simulation policy;
+    ``exploration`` is ``"anchor"`` (raw means, the default here: like-for-like
+    with the compiled kernel) or ``"normalized"``; ``extra`` goes to the solver
+    (``max_tree_depth``, ``trace``, ...).
     """
     from playout.mcts import GenericSolver, StatefulSolver
 
@@ -149,30 +171,59 @@ def make_solver(problem: Problem, kind: str, *, c: float, discount: float, depth
 
         extra["rollout_policy"] = HeuristicPolicy()
     return cls(problem.mdp, exploration_constant=c, discount_factor=discount,
-               simulation_depth_limit=depth, seed=seed, root_state=root_state, **extra)
+               simulation_depth_limit=depth, seed=seed, root_state=root_state,
+               exploration=exploration, **extra)
 
 
 #: built-in domains whose transitions sample (the compiled kernel's tree is generic there)
 STOCHASTIC = frozenset({"gridworld", "push_your_luck", "twenty48"})
 
 
-def uses_compiled(problem: Problem, engine: str, solver: str) -> bool:
-    """Whether a decision runs in the numba kernel.
+def uses_compiled(problem: Problem, engine: str | None, solver: str, exploration: str = "anchor") -> bool:
+    """Whether a decision on a built-in runs in the numba kernel.
 
     Built-in domains only.  The kernel's tree is the generic one; on the
     deterministic built-ins (connect4, reversi) the stateful tree is the same tree,
     so ``--solver stateful`` runs compiled there too; on stochastic ones it needs
-    the Python :class:`~playout.mcts.StatefulSolver`.
+    the Python :class:`~playout.mcts.StatefulSolver`.  ``engine=None`` (the CLI's
+    default) means compiled where the kernel runs ``exploration``
+    (:func:`kernel_normalizes`), else Python; ``"compiled"`` insists on the kernel.
     """
-    return engine == "compiled" and problem.builtin and not (solver == "stateful" and problem.name in STOCHASTIC)
+    if engine == "python" or not problem.builtin or (solver == "stateful" and problem.name in STOCHASTIC):
+        return False
+    return engine == "compiled" or exploration == "anchor" or kernel_normalizes()
 
 
-def search(problem: Problem, state: Any, *, engine: str, solver: str, iterations: int | None,
+def kernel_normalizes() -> bool:
+    """Whether :func:`playout.mcts.compiled.search` takes ``exploration=`` (normalised UCT)."""
+    from playout.mcts import compiled
+
+    return "exploration" in inspect.signature(compiled.search).parameters
+
+
+_warned_anchor = False
+
+
+def _kernel_exploration(kw: dict[str, Any], exploration: str) -> None:
+    """Pass ``exploration`` to the kernel where it takes it; else say once on stderr that
+    the kernel runs the anchor's rule."""
+    global _warned_anchor
+    if kernel_normalizes():
+        kw["exploration"] = exploration
+    elif exploration != "anchor" and not _warned_anchor:
+        _warned_anchor = True
+        click.echo("note: the compiled kernel has no normalised exploration yet; it runs the "
+                   "anchor's raw-mean UCT (--engine python for normalised)", err=True)
+
+
+def search(problem: Problem, state: Any, *, engine: str | None, solver: str, iterations: int | None,
            seconds: float | None, c: float, discount: float, depth: int, seed: int | None,
-           max_tree_depth: int | None = None, heuristic: bool = False):
+           max_tree_depth: int | None = None, heuristic: bool = False, exploration: str = "anchor"):
     """One decision from ``state``: the numba kernel where it applies, else the Python solver.
 
-    ``heuristic`` selects Reversi's weight-table simulation policy.
+    ``heuristic`` selects Reversi's weight-table simulation policy; ``exploration``
+    is ``"anchor"`` (default here) or ``"normalized"`` (see the module docstring
+    and :func:`uses_compiled` for where each runs).
     """
     if problem.compiled is not None:
         from playout.mcts import compiled
@@ -180,23 +231,27 @@ def search(problem: Problem, state: Any, *, engine: str, solver: str, iterations
         if engine == "python" or solver == "stateful":
             raise click.UsageError(f"{problem.name} is a compiled domain: it runs on the numba kernel's "
                                    "generic tree (--engine python and --solver stateful need a Python MDP)")
+        kw: dict[str, Any] = dict(c=c, discount=discount, depth=depth, seed=seed,
+                                  max_tree_depth=max_tree_depth,
+                                  policy="heuristic" if heuristic else "uniform")
+        _kernel_exploration(kw, exploration)
         try:
             return compiled.search(problem.compiled, None if state is None else state, iterations,
-                                   seconds=seconds, c=c, discount=discount, depth=depth, seed=seed,
-                                   max_tree_depth=max_tree_depth,
-                                   policy="heuristic" if heuristic else "uniform")
+                                   seconds=seconds, **kw)
         except ValueError as exc:
             raise click.ClickException(str(exc).splitlines()[0]) from None
-    if uses_compiled(problem, engine, solver):
+    if uses_compiled(problem, engine, solver, exploration):
         from playout.mcts import compiled
 
-        kw: dict[str, Any] = dict(c=c, discount=discount, depth=depth, seed=seed,
-                                  policy="heuristic" if heuristic else "uniform")
+        kw = dict(c=c, discount=discount, depth=depth, seed=seed,
+                  policy="heuristic" if heuristic else "uniform")
         if max_tree_depth:
             kw["max_tree_depth"] = max_tree_depth
+        _kernel_exploration(kw, exploration)
         return compiled.search(problem.name, state, iterations, seconds=seconds, **kw)
     s = make_solver(problem, solver, c=c, discount=discount, depth=depth, seed=seed,
-                    root_state=state, max_tree_depth=max_tree_depth, heuristic=heuristic)
+                    root_state=state, max_tree_depth=max_tree_depth, heuristic=heuristic,
+                    exploration=exploration)
     return s.run_tree_search(iterations=iterations, seconds=seconds)
 
 
@@ -213,6 +268,12 @@ def _finite_c(ctx: click.Context, param: click.Parameter, value: float | None) -
     return value
 
 
+_exploration_option = click.option(
+    "--exploration", type=click.Choice(["normalized", "anchor"]), default="normalized", show_default=True,
+    help="UCT on means normalised to [0, 1] by the tree's observed range (C default 0.5), or "
+         "mctreesearch4j's raw means with the domain's anchor C (like-for-like benchmarks).")
+
+
 def _common(f):
     opts = [
         click.option("--iterations", "-n", type=click.IntRange(1), default=None,
@@ -227,19 +288,23 @@ def _common(f):
         click.option("--seed", type=int, default=0, show_default=True, help="RNG seed."),
         click.option("--solver", type=click.Choice(["generic", "stateful"]), default=None,
                      help="Action-node (generic) or state-node (stateful) tree."),
-        click.option("--engine", type=click.Choice(["compiled", "python"]), default="compiled",
-                     show_default=True, help="numba kernel (built-in domains) or the Python solver."),
+        click.option("--engine", type=click.Choice(["compiled", "python"]), default=None,
+                     help="numba kernel (built-in domains) or the Python solver (default: the kernel "
+                          "where it runs the chosen --exploration, else Python)."),
+        _exploration_option,
     ]
     for o in reversed(opts):
         f = o(f)
     return f
 
 
-def _settings(problem: Problem, c, discount, depth, solver, iterations, seconds):
+def _settings(problem: Problem, c, discount, depth, solver, iterations, seconds, exploration="anchor"):
     if iterations is not None and seconds is not None:
         raise click.UsageError("give --iterations or --seconds, not both")
+    default_c = NORMALIZED_C if exploration == "normalized" else problem.c
     return dict(
-        c=problem.c if c is None else c,
+        exploration=exploration,
+        c=default_c if c is None else c,
         discount=problem.discount if discount is None else discount,
         depth=problem.depth if depth is None else depth,
         solver=solver or problem.solver,
@@ -252,7 +317,8 @@ def _settings(problem: Problem, c, discount, depth, solver, iterations, seconds)
 @click.argument("domain")
 @_common
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def solve(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, solver, engine, as_json):
+def solve(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, solver, engine, exploration,
+          as_json):
     """Plan one decision from DOMAIN's initial state and print the root statistics.
 
     DOMAIN: gridworld, push_your_luck, twenty48, connect4, reversi,
@@ -260,12 +326,12 @@ def solve(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed,
     playout.mcts.CompiledDomain, searched by the numba kernel).
     """
     problem = resolve_domain(domain)
-    st = _settings(problem, c, discount, depth, solver, iterations, seconds)
+    st = _settings(problem, c, discount, depth, solver, iterations, seconds, exploration)
     state = None if problem.mdp is None else problem.mdp.initial_state()
     try:
         res = search(problem, state, engine=engine, solver=st["solver"], iterations=st["iterations"],
                      seconds=st["seconds"], c=st["c"], discount=st["discount"], depth=st["depth"],
-                     seed=seed, max_tree_depth=max_tree_depth)
+                     seed=seed, max_tree_depth=max_tree_depth, exploration=exploration)
     except MDPError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
@@ -286,7 +352,8 @@ def _print_result(problem: Problem, res, st, seed) -> None:
     from rich.table import Table
 
     table = Table(title=f"{problem.name}: {res.iterations} iterations in {res.seconds * 1000:.1f} ms "
-                        f"(C={st['c']}, discount={st['discount']}, depth={st['depth']}, seed={seed})")
+                        f"(C={st['c']}, {st['exploration']}, discount={st['discount']}, depth={st['depth']}, "
+                        f"seed={seed})")
     for col in ("action", "visits", "mean reward", "max reward", "exploration term"):
         table.add_column(col, justify="right" if col != "action" else "left")
     for s in res.stats:
@@ -384,8 +451,8 @@ def visit_share(res) -> str:
                    "Type moves in the game's notation (connect4: a column 1-7; reversi: a square "
                    "such as d3, or pass; openspiel:GAME: the move's OpenSpiel name); quit or "
                    "end of input stops the game (exit 0).")
-def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, solver, engine, max_steps,
-         quiet, reuse, human):
+def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, solver, engine, exploration,
+         max_steps, quiet, reuse, human):
     """Play a whole episode (MDP) or self-play game (Game), showing each move.
 
     With --human first|second you play one side of a two-player game against
@@ -399,7 +466,7 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
 
     problem = resolve_domain(domain)
     _needs_mdp(problem, "play")
-    st = _settings(problem, c, discount, depth, solver, iterations, seconds)
+    st = _settings(problem, c, discount, depth, solver, iterations, seconds, exploration)
     mdp = problem.mdp
     if human is not None and not isinstance(mdp, Game):
         raise click.BadParameter(f"{domain} is not a two-player game; --human needs one", param_hint="--human")
@@ -430,7 +497,7 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
                 if kept is None:
                     kept = make_solver(problem, st["solver"], c=st["c"], discount=st["discount"],
                                        depth=st["depth"], seed=rng.randrange(2**31), root_state=state,
-                                       max_tree_depth=max_tree_depth)
+                                       max_tree_depth=max_tree_depth, exploration=exploration)
                 carried = kept.root.visits
                 res = kept.run_tree_search(iterations=st["iterations"], seconds=st["seconds"])
                 action = res.action
@@ -439,7 +506,8 @@ def play(domain, iterations, seconds, c, discount, depth, max_tree_depth, seed, 
             else:
                 res = search(problem, state, engine=engine, solver=st["solver"], iterations=st["iterations"],
                              seconds=st["seconds"], c=st["c"], discount=st["discount"], depth=st["depth"],
-                             seed=rng.randrange(2**31), max_tree_depth=max_tree_depth)
+                             seed=rng.randrange(2**31), max_tree_depth=max_tree_depth,
+                             exploration=exploration)
                 action = res.action
             nxt = mdp.transition(state, action, rng)
             if kept is not None:
@@ -506,15 +574,16 @@ def game_result(game: Game, state: Any, return0: float) -> str:
               help="Solver (default: the domain's).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for trace.csv and the three PNG plots.")
-def trace(domain, iterations, c, discount, depth, seed, solver, out_dir):
+@_exploration_option
+def trace(domain, iterations, c, discount, depth, seed, solver, out_dir, exploration):
     """Record per-iteration root statistics and plot convergence (the paper's Figs. 10-12)."""
     from playout.mcts.trace import plot_trace, write_trace_csv
 
     problem = resolve_domain(domain)
     _needs_mdp(problem, "trace")
-    st = _settings(problem, c, discount, depth, solver, iterations, None)
+    st = _settings(problem, c, discount, depth, solver, iterations, None, exploration)
     s = make_solver(problem, st["solver"], c=st["c"], discount=st["discount"], depth=st["depth"],
-                    seed=seed, trace=True)
+                    seed=seed, trace=True, exploration=exploration)
     try:
         res = s.run_tree_search(iterations=iterations)
     except MDPError as exc:

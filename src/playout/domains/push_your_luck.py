@@ -76,6 +76,12 @@ class PushYourLuck(MDP[State, str]):
             return {toggle(state, f): 1.0 / FACES for f in range(1, FACES + 1)}
         return {self.transition(state, action, None): 1.0}
 
+    def chance_outcomes(self, state: State, action: str) -> list[tuple[State, float]]:
+        """:meth:`transition_distribution` as ``(next_state, probability)`` pairs
+        (:meth:`playout.mdp.MDP.chance_outcomes`; ROLL: six states, 1/6 each; CASHOUT:
+        one state, probability 1)."""
+        return list(self.transition_distribution(state, action).items())
+
     def reward(self, prev_state: State, action: str, state: State) -> float:
         """CASHOUT: the product of the faces marked in ``prev_state`` (0 if none); ROLL: 0."""
         return cashout_value(prev_state) if action == CASHOUT else 0.0

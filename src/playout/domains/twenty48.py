@@ -191,6 +191,12 @@ class Twenty48(MDP[tuple, str]):
             raise ValueError(f"move {action!r} does not change the grid")
         return spawn_distribution(moved)
 
+    def chance_outcomes(self, state: tuple[int, ...], action: str) -> list[tuple[tuple[int, ...], float]]:
+        """:meth:`transition_distribution` as ``(next_state, probability)`` pairs
+        (:meth:`playout.mdp.MDP.chance_outcomes`): each empty cell of the slid grid
+        ``1/#empty``, times 0.9 for a 2 and 0.1 for a 4."""
+        return list(self.transition_distribution(state, action).items())
+
     def reward(self, prev_state: tuple[int, ...], action: str, state: tuple[int, ...]) -> float:
         """``log2`` of the largest tile of the new grid."""
         return math.log2(max(state))

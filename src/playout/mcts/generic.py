@@ -16,7 +16,6 @@ from typing import Any, Generic
 
 from playout.mdp import A, S
 from playout.mcts.result import ActionStats
-from playout.mcts.selection import uct
 from playout.mcts.solver import Solver, frame_sign, make_stats
 
 
@@ -32,10 +31,12 @@ class ActionNode(Generic[S, A]):
         visits, total, max_reward: statistics in ``player``'s frame.
         state: the state sampled on the latest descent (transient).
         reward: the edge reward sampled on the latest descent (player 0's frame).
+        prior: ``(state, {action: probability})``: the solver's ``prior_fn`` at the
+            state it was last computed for (PUCT), or ``None``.
     """
 
     __slots__ = ("action", "parent", "depth", "player", "children", "visits", "total",
-                 "max_reward", "state", "reward")
+                 "max_reward", "state", "reward", "prior")
 
     def __init__(self, action: A | None, parent: "ActionNode[S, A] | None", player: int) -> None:
         self.action = action
@@ -48,6 +49,7 @@ class ActionNode(Generic[S, A]):
         self.max_reward = -math.inf
         self.state: S | None = None
         self.reward = 0.0
+        self.prior: tuple[Any, dict[Any, float]] | None = None
 
     def __repr__(self) -> str:
         return f"ActionNode(action={self.action!r}, visits={self.visits}, total={self.total:.3f})"
@@ -72,19 +74,44 @@ class GenericSolver(Solver[S, A]):
     def __init__(self, mdp: Any, **kwargs: Any) -> None:
         super().__init__(mdp, **kwargs)
         self.root: ActionNode[S, A] = ActionNode(None, None, player=-1)
+        #: the action PUCT chose to expand at the node select returned (``None``: random).
+        self._pending: Any = None
 
     def new_iteration(self) -> ActionNode[S, A]:
         self.root.state = self.root_state
+        self._pending = None
         return self.root
 
     def _best_child(self, node: ActionNode[S, A], actions: list[A]) -> ActionNode[S, A]:
         best, best_score = None, -math.inf
         for a in actions:
             child = node.children[a]
-            score = uct(child.total, child.visits, node.visits, self.c)
+            score = self.uct_score(child.total, child.visits, node.visits)
             if score > best_score:
                 best, best_score = child, score
         assert best is not None
+        return best
+
+    def _puct_action(self, node: ActionNode[S, A], actions: list[A]) -> Any:
+        """PUCT over ``actions`` (tried or not) at ``node``'s sampled state; the prior
+        is recomputed when the sampled state differs from the one it was computed for
+        (open loop: a stochastic domain reaches the node in several states)."""
+        if node.prior is None or node.prior[0] != node.state:
+            node.prior = (node.state, self.prior(node.state, actions, root=node is self.root))
+        prior = node.prior[1]
+        tried = [node.children[a] for a in actions if a in node.children and node.children[a].visits]
+        sum_visits = sum(ch.visits for ch in tried)
+        fpu = sum(ch.total for ch in tried) / sum_visits if sum_visits else 0.0
+        best, best_score = None, -math.inf
+        for a in actions:
+            ch = node.children.get(a)
+            if ch is None or ch.visits == 0:
+                q, n = fpu, 0
+            else:
+                q, n = ch.total / ch.visits, ch.visits
+            score = self.puct_score(q, n, prior.get(a, 0.0), sum_visits)
+            if best is None or score > best_score:
+                best, best_score = a, score
         return best
 
     def _descend(self, node: ActionNode[S, A], child: ActionNode[S, A]) -> ActionNode[S, A]:
@@ -95,6 +122,13 @@ class GenericSolver(Solver[S, A]):
         mdp = self.mdp
         while node.depth < self.max_tree_depth and not mdp.is_terminal(node.state):
             actions = mdp.legal_actions(node.state)
+            if self.prior_fn is not None:
+                action = self._puct_action(node, actions)
+                if action not in node.children:
+                    self._pending = action
+                    return node
+                node = self._descend(node, node.children[action])
+                continue
             if any(a not in node.children for a in actions):
                 return node
             node = self._descend(node, self._best_child(node, actions))
@@ -103,16 +137,19 @@ class GenericSolver(Solver[S, A]):
     def expand(self, node: ActionNode[S, A]) -> ActionNode[S, A]:
         if node.depth >= self.max_tree_depth or self.mdp.is_terminal(node.state):
             return node
-        untried = [a for a in self.mdp.legal_actions(node.state) if a not in node.children]
-        if not untried:
-            return node
-        action = untried[self.rng.randrange(len(untried))]
+        if self._pending is not None:
+            action, self._pending = self._pending, None
+        else:
+            untried = [a for a in self.mdp.legal_actions(node.state) if a not in node.children]
+            if not untried:
+                return node
+            action = untried[self.rng.randrange(len(untried))]
         child: ActionNode[S, A] = ActionNode(action, node, self.player(node.state))
         node.children[action] = child
         return self._descend(node, child)
 
     def simulate(self, node: ActionNode[S, A]) -> float:
-        return self.rollout(node.state)  # type: ignore[arg-type]
+        return self.leaf_value(node.state)  # type: ignore[arg-type]
 
     def backpropagate(self, node: ActionNode[S, A] | None, value: float) -> None:
         while node is not None:
@@ -123,6 +160,7 @@ class GenericSolver(Solver[S, A]):
                 node.total += mine
                 if mine > node.max_reward:
                     node.max_reward = mine
+                self.observe_q(node.total / node.visits)
             node = node.parent
 
     def root_statistics(self) -> list[ActionStats]:

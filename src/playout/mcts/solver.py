@@ -12,6 +12,41 @@ override:
 4. ``backpropagate(node, value)``: add the return to every node on the path,
    discounting once per level.
 
+Tree policy, priors and leaf values
+-----------------------------------
+``exploration`` chooses the scale of the values the tree policy compares:
+
+* ``"normalized"`` (the default): every mean ``Q`` is mapped to ``[0, 1]`` by the
+  smallest and largest edge means seen anywhere in the tree so far (MuZero's
+  ``MinMaxStats``, Schrittwieser et al. 2020, Appendix B; mctx's min-max
+  ``qtransform`` idea), so one constant ``C`` works whatever the reward scale
+  (Push Your Luck pays up to 720 a cash-out, 2048 about 10 a step, Connect 4 1);
+* ``"anchor"``: raw means, mctreesearch4j's rule, for like-for-like benchmarks
+  with the anchor's per-domain constants (:data:`playout.domains.DOMAINS`).
+
+With ``prior_fn`` the tree policy is AlphaZero's PUCT instead of UCT (Silver et
+al., "A general reinforcement learning algorithm that masters chess, shogi and Go
+through self-play", Science 2018; the rule as in its pseudocode)::
+
+    score(a) = Q(a) + C * P(a) * sqrt(N) / (1 + n(a))
+
+with ``P(a)`` the prior of action ``a``, ``N`` the visits of the node's actions
+added up and ``n(a)`` those of ``a``; an action not yet tried takes the node's mean
+``Q`` (first-play urgency: the parent's value, as mctx does), and is expanded
+when it wins the comparison, so a good prior lets a search skip bad actions.
+``dirichlet_alpha`` mixes ``Dir(alpha)`` noise into the root's prior,
+``(1 - fraction) P + fraction * noise`` (AlphaZero: alpha 0.3 for chess, 0.03 for
+Go, fraction 0.25).
+
+With ``value_fn`` a leaf is valued by the function instead of a rollout, or by
+AlphaGo's mixture ``(1 - lambda) v(s) + lambda z`` with ``lambda =
+rollout_weight`` and ``z`` the rollout's return (Silver et al., "Mastering the game
+of Go with deep neural networks and tree search", Nature 2016, eq. in "Searching
+with policy and value networks"; lambda = 0.5 there).  ``value_fn(state)`` is in
+the frame of *the player to move in* ``state`` (as :meth:`playout.mdp.MDP.evaluate`
+and a value network): the discounted return from ``state`` on.  A terminal leaf is
+worth 0 (no rewards follow) and ``value_fn`` is not called on it.
+
 Returns and frames
 ------------------
 Inside the solver every return is in *player 0's frame*: a reward ``r`` paid to
@@ -33,6 +68,7 @@ Luck needs since cash-outs happen mid-episode).
 from __future__ import annotations
 
 import math
+import numbers
 import random
 import time
 from abc import ABC, abstractmethod
@@ -42,6 +78,18 @@ from playout.mdp import MDP, Game, MDPError, A, S, player_of
 from playout.mcts.policies import RolloutPolicy, UniformPolicy
 from playout.mcts.result import ActionStats, SearchResult
 from playout.mcts.selection import exploration_term
+
+#: the tree policy's value scales (see the module docstring).
+EXPLORATIONS = ("normalized", "anchor")
+
+PriorFn = Callable[[Any], Any]
+"""``prior_fn(state) -> probabilities``: a sequence aligned with ``mdp.actions(state)``
+(or a mapping ``action -> probability``); non-negative, finite, not all zero
+(normalised to sum 1 by the solver)."""
+
+ValueFn = Callable[[Any], float]
+"""``value_fn(state) -> float``: the estimated discounted return from ``state`` for the
+player to move there (one-player MDP: player 0)."""
 
 
 def frame_sign(player: int) -> float:
@@ -54,7 +102,11 @@ class Solver(ABC, Generic[S, A]):
 
     Args:
         mdp: the problem (an :class:`~playout.mdp.MDP` or :class:`~playout.mdp.Game`).
-        exploration_constant: ``C`` in UCT (mctreesearch4j's ``explorationConstant``).
+        exploration_constant: ``C`` in UCT (mctreesearch4j's ``explorationConstant``),
+            or ``c_puct`` with ``prior_fn``.  Default: 1.25 with a prior (MuZero's
+            ``pb_c_init``), else 0.5 on normalised values (measured on the built-ins,
+            see :data:`playout.cli_core.NORMALIZED_C`) and 1.4 with ``"anchor"``
+            (mctreesearch4j's default).
         discount_factor: reward discount factor ``g`` in (0, 1].
         simulation_depth_limit: at most this many rollout steps per simulation.
         max_tree_depth: nodes at this depth are not expanded (``None``: no limit).
@@ -64,16 +116,30 @@ class Solver(ABC, Generic[S, A]):
         trace: record per-iteration root statistics in :attr:`trace` (off by
             default; costs nothing when off).
         verbose: print progress every 10% of the iterations.
+        exploration: ``"normalized"`` (default): the tree policy compares means
+            normalised to [0, 1] by the tree's observed min and max;
+            ``"anchor"``: raw means (mctreesearch4j's UCT).
+        prior_fn: ``prior_fn(state)`` -> action probabilities (:data:`PriorFn`);
+            selects PUCT with ``exploration_constant`` as its ``c_puct``.
+        dirichlet_alpha: with ``prior_fn``, mix ``Dir(alpha)`` noise into the
+            root's prior (``None``: no noise).
+        dirichlet_fraction: the noise's weight in (0, 1] (AlphaZero: 0.25).
+        value_fn: ``value_fn(state)`` -> the mover's value (:data:`ValueFn`);
+            leaves are valued by it instead of a rollout.
+        rollout_weight: AlphaGo's ``lambda`` in [0, 1]: leaf value ``(1 - lambda)
+            value_fn + lambda rollout`` (default 0: the value function alone).
 
     Raises:
-        ValueError: on a non-positive discount factor or a negative depth limit.
+        ValueError: on a non-positive discount factor, a negative depth limit, an
+            unknown ``exploration``, a Dirichlet parameter out of range, or a
+            ``rollout_weight`` outside [0, 1] (or given without ``value_fn``).
     """
 
     def __init__(
         self,
         mdp: MDP[S, A],
         *,
-        exploration_constant: float = 1.4,
+        exploration_constant: float | None = None,
         discount_factor: float = 1.0,
         simulation_depth_limit: int = 1000,
         max_tree_depth: int | None = None,
@@ -82,15 +148,42 @@ class Solver(ABC, Generic[S, A]):
         root_state: S | None = None,
         trace: bool = False,
         verbose: bool = False,
+        exploration: str = "normalized",
+        prior_fn: PriorFn | None = None,
+        dirichlet_alpha: float | None = None,
+        dirichlet_fraction: float = 0.25,
+        value_fn: ValueFn | None = None,
+        rollout_weight: float = 0.0,
     ) -> None:
         if not 0.0 < discount_factor <= 1.0:
             raise ValueError(f"discount_factor must be in (0, 1], got {discount_factor}")
+        if exploration_constant is None:
+            exploration_constant = 1.25 if prior_fn is not None else (0.5 if exploration == "normalized" else 1.4)
         if not math.isfinite(exploration_constant) or exploration_constant < 0:
             raise ValueError(f"exploration_constant must be finite and >= 0, got {exploration_constant}")
         if simulation_depth_limit < 0:
             raise ValueError(f"simulation_depth_limit must be >= 0, got {simulation_depth_limit}")
+        if exploration not in EXPLORATIONS:
+            raise ValueError(f"exploration must be one of {', '.join(EXPLORATIONS)}, got {exploration!r}")
+        if dirichlet_alpha is not None and not (math.isfinite(dirichlet_alpha) and dirichlet_alpha > 0):
+            raise ValueError(f"dirichlet_alpha must be a finite number > 0, got {dirichlet_alpha}")
+        if not 0.0 < dirichlet_fraction <= 1.0:
+            raise ValueError(f"dirichlet_fraction must be in (0, 1], got {dirichlet_fraction}")
+        if not 0.0 <= rollout_weight <= 1.0:
+            raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight}")
+        if rollout_weight and value_fn is None:
+            raise ValueError("rollout_weight mixes a value_fn with the rollout: give value_fn too")
         self.mdp = mdp
         self.c = float(exploration_constant)
+        self.exploration = exploration
+        self.prior_fn = prior_fn
+        self.dirichlet_alpha = dirichlet_alpha
+        self.dirichlet_fraction = float(dirichlet_fraction)
+        self.value_fn = value_fn
+        self.rollout_weight = float(rollout_weight)
+        #: smallest and largest edge mean seen in the tree (``"normalized"`` exploration).
+        self.q_min = math.inf
+        self.q_max = -math.inf
         self.discount = float(discount_factor)
         self.simulation_depth_limit = int(simulation_depth_limit)
         self.max_tree_depth = math.inf if max_tree_depth is None else int(max_tree_depth)
@@ -136,6 +229,91 @@ class Solver(ABC, Generic[S, A]):
         if not mdp.is_terminal(state):
             total += weight * self.evaluate(state)
         return total
+
+    def leaf_value(self, state: S) -> float:
+        """The value of a new leaf, player 0's frame: the rollout's return, or
+        ``value_fn`` (mixed with the rollout by ``rollout_weight``; 0 when terminal)."""
+        if self.value_fn is None:
+            return self.rollout(state)
+        if self.mdp.is_terminal(state):
+            return 0.0
+        raw = self.value_fn(state)
+        if isinstance(raw, bool) or not isinstance(raw, numbers.Real) or not math.isfinite(raw):
+            raise MDPError(f"value_fn returned {raw!r} (not a finite real number) for state {state!r}")
+        value = float(raw) * frame_sign(self.player(state))
+        if self.rollout_weight:
+            value = (1.0 - self.rollout_weight) * value + self.rollout_weight * self.rollout(state)
+        return value
+
+    # -- tree policy: value scale, UCT / PUCT ------------------------------
+    def observe_q(self, q: float) -> None:
+        """Widen the tree's observed range of edge means by ``q``."""
+        if q < self.q_min:
+            self.q_min = q
+        if q > self.q_max:
+            self.q_max = q
+
+    def scale_q(self, q: float) -> float:
+        """``q`` on the tree policy's scale: ``(q - min) / (max - min)`` with
+        ``"normalized"`` exploration (0.5 while the range is empty), raw with ``"anchor"``."""
+        if self.exploration == "anchor":
+            return q
+        span = self.q_max - self.q_min
+        if not span > 0:
+            return 0.5
+        return (q - self.q_min) / span
+
+    def uct_score(self, total: float, visits: int, parent_visits: int) -> float:
+        """UCT of a child with return sum ``total`` over ``visits`` (``inf`` if unvisited)."""
+        if visits == 0:
+            return math.inf
+        return self.scale_q(total / visits) + exploration_term(parent_visits, visits, self.c)
+
+    def puct_score(self, q: float, visits: int, prior: float, sum_visits: int) -> float:
+        """AlphaZero's PUCT: ``Q + C P sqrt(N) / (1 + n)`` with ``Q`` scaled (see
+        :meth:`scale_q`); ``sqrt(N)`` is taken as 1 while ``N == 0`` so that the prior
+        orders the first choice."""
+        return self.scale_q(q) + self.c * prior * math.sqrt(max(sum_visits, 1)) / (1 + visits)
+
+    def prior(self, state: S, actions: list[A], root: bool) -> dict[Any, float]:
+        """``prior_fn(state)`` checked and normalised, as ``{action: probability}``; at the
+        root, mixed with Dirichlet noise when ``dirichlet_alpha`` is set.
+
+        Raises:
+            MDPError: a prior of the wrong length, with a negative or non-finite
+                entry, or summing to 0.
+        """
+        assert self.prior_fn is not None
+        raw = self.prior_fn(state)
+        where = f"prior_fn for state {state!r}"
+        if hasattr(raw, "get") and hasattr(raw, "keys"):
+            probs = [raw.get(a, 0.0) for a in actions]
+        else:
+            try:
+                probs = list(raw)
+            except TypeError:
+                raise MDPError(f"{where} returned {raw!r}, not a sequence of probabilities") from None
+            if len(probs) != len(actions):
+                raise MDPError(f"{where} gave {len(probs)} probabilities for {len(actions)} legal actions")
+        out = []
+        for p in probs:
+            try:
+                p = float(p)
+            except (TypeError, ValueError):
+                raise MDPError(f"{where}: {p!r} is not a probability") from None
+            if not math.isfinite(p) or p < 0:
+                raise MDPError(f"{where}: {p!r} is not a finite number >= 0")
+            out.append(p)
+        total = sum(out)
+        if not total > 0:
+            raise MDPError(f"{where}: the probabilities sum to {total}")
+        out = [p / total for p in out]
+        if root and self.dirichlet_alpha is not None:
+            noise = [self.rng.gammavariate(self.dirichlet_alpha, 1.0) for _ in out]
+            z = sum(noise) or 1.0
+            f = self.dirichlet_fraction
+            out = [(1 - f) * p + f * x / z for p, x in zip(out, noise)]
+        return dict(zip(actions, out))
 
     # -- the four phases --------------------------------------------------
     @abstractmethod

@@ -84,7 +84,6 @@ from typing import Any, Generic
 
 from playout.mdp import A, MDPError, S
 from playout.mcts.result import ActionStats, SearchResult
-from playout.mcts.selection import uct
 from playout.mcts.solver import Solver, frame_sign, make_stats
 
 
@@ -123,10 +122,13 @@ class Edge(Generic[S, A]):
             (the edge is stochastic); kept only with ``mcts_solver``.
         chance: the domain's ``{next_state: probability}`` for the edge
             (:meth:`playout.mdp.MDP.checked_chance_outcomes`), or ``None``.
+        ostats: with ``chance="expected"``, next state -> ``[visits, return sum]``
+            per outcome (``player``'s frame); ``total / visits`` is then the
+            probability-weighted mean over the outcomes visited.
     """
 
     __slots__ = ("action", "player", "visits", "total", "max_reward", "outcomes", "proven",
-                 "drew", "chance", "lo", "hi")
+                 "drew", "chance", "lo", "hi", "ostats")
 
     def __init__(self, action: A, player: int) -> None:
         self.action = action
@@ -140,6 +142,7 @@ class Edge(Generic[S, A]):
         self.chance: dict[Any, float] | None = None
         self.lo = -math.inf
         self.hi = math.inf
+        self.ostats: dict[Any, list] | None = None
 
     def __repr__(self) -> str:
         return f"Edge(action={self.action!r}, visits={self.visits}, total={self.total:.3f})"
@@ -158,9 +161,12 @@ class StateNode(Generic[S, A]):
         player: the player to move.
         lo, hi: bounds on the node's exact value for ``player`` (0 and 0 when
             terminal); solved when equal.
+        prior: ``{action: probability}`` from the solver's ``prior_fn`` (PUCT), or
+            ``None`` until first needed.
     """
 
-    __slots__ = ("state", "depth", "terminal", "actions", "edges", "visits", "player", "lo", "hi")
+    __slots__ = ("state", "depth", "terminal", "actions", "edges", "visits", "player", "lo", "hi",
+                 "prior")
 
     def __init__(self, state: S, depth: int, terminal: bool, actions: list[A], player: int) -> None:
         self.state = state
@@ -172,6 +178,7 @@ class StateNode(Generic[S, A]):
         self.player = player
         self.lo = 0.0 if terminal else -math.inf
         self.hi = 0.0 if terminal else math.inf
+        self.prior: dict[Any, float] | None = None
 
     def __repr__(self) -> str:
         return f"StateNode(state={self.state!r}, visits={self.visits})"
@@ -187,7 +194,18 @@ class StatefulSolver(Solver[S, A]):
             the root is proven.  Proofs cross only deterministic edges and chance
             edges whose every outcome is proven (see the module docstring).  The
             solver's ``rng`` is then a :class:`DrawCountingRandom` (same stream).
-        **kwargs: see :class:`~playout.mcts.solver.Solver`.
+        chance: ``"sampled"`` (default): a stochastic action samples one successor
+            with ``transition`` per descent, and its mean is the mean of the
+            returns sampled through it.  ``"expected"``: where the domain lists
+            ``chance_outcomes(state, action)``, the edge is an expectimax chance
+            node -- its value is ``sum_o p(o) Q(o) / sum_o p(o)`` over the outcomes
+            ``o`` visited so far (``Q(o)``: the mean return through ``o``), a descent
+            takes the outcome furthest below its share ``p(o)`` of the edge's
+            visits (stratified: no sampling noise in the outcome counts), and the
+            return backed up above the edge is that expectation.  Edges whose
+            domain lists no outcomes are sampled as before.
+        **kwargs: see :class:`~playout.mcts.solver.Solver` (``exploration``,
+            ``prior_fn``, ``value_fn``, ...).
 
     Raises:
         MDPError: with ``mcts_solver``, a ``chance_outcomes`` that is malformed or
@@ -196,8 +214,13 @@ class StatefulSolver(Solver[S, A]):
     """
 
     def __init__(self, mdp: Any, *, transpositions: bool = False, mcts_solver: bool = False,
-                 **kwargs: Any) -> None:
+                 chance: str = "sampled", **kwargs: Any) -> None:
+        if chance not in ("sampled", "expected"):
+            raise ValueError(f"chance must be 'sampled' or 'expected', got {chance!r}")
         super().__init__(mdp, **kwargs)
+        self.chance = chance
+        #: the action PUCT chose to expand at the node select returned (``None``: random).
+        self._pending: Any = None
         self.table: dict[Any, StateNode[S, A]] | None = {} if transpositions else None
         self.mcts_solver = mcts_solver
         #: declared bounds on every state's value (``MDP.value_bounds``).
@@ -230,11 +253,15 @@ class StatefulSolver(Solver[S, A]):
 
     def new_iteration(self) -> StateNode[S, A]:
         self.path = []
+        self._pending = None
         return self.root
 
     def _follow(self, node: StateNode[S, A], edge: Edge[S, A]) -> tuple[StateNode[S, A], bool]:
         """Sample ``edge``'s transition; return the child and whether it is new."""
-        if self.mcts_solver:
+        if self.chance == "expected" and edge.chance is not None:
+            nxt = self._pick_outcome(edge)
+            reward = self.mdp.checked_reward(node.state, edge.action, nxt) * frame_sign(node.player)
+        elif self.mcts_solver:
             before = self.rng.draws  # type: ignore[attr-defined]
             nxt, reward = self.step(node.state, edge.action)
             if self.rng.draws != before:  # type: ignore[attr-defined]
@@ -260,15 +287,39 @@ class StatefulSolver(Solver[S, A]):
         return child, new
 
     @staticmethod
+    def _pick_outcome(edge: Edge[S, A]) -> Any:
+        """The outcome furthest below its share of the edge's visits: the first
+        maximiser of ``p(o) (n + 1) - n(o)`` (``n``: the edge's visits)."""
+        assert edge.chance is not None
+        stats = edge.ostats or {}
+        n = edge.visits + 1
+        best, best_gap = None, -math.inf
+        for nxt, p in edge.chance.items():
+            seen = stats.get(nxt)
+            gap = p * n - (seen[0] if seen else 0)
+            if gap > best_gap:
+                best, best_gap = nxt, gap
+        return best
+
+    @staticmethod
     def _solved(node: StateNode[S, A]) -> bool:
         return node.lo == node.hi
 
     def select(self, node: StateNode[S, A]) -> StateNode[S, A]:
         on_path = {id(node)}
         while not node.terminal and node.depth < self.max_tree_depth:
-            if len(node.edges) < len(node.actions):
-                return node
-            edge = self._best_edge(node)
+            if self.prior_fn is None:
+                if len(node.edges) < len(node.actions):
+                    return node
+                edge = self._best_edge(node)
+            else:
+                if self.mcts_solver and self._solved(node) and node is not self.root:
+                    return node
+                action = self._puct_action(node)
+                if action not in node.edges:
+                    self._pending = action  # PUCT prefers an untried action: expand it
+                    return node
+                edge = node.edges[action]
             child, new = self._follow(node, edge)
             if new or id(child) in on_path:  # a new outcome, or a cycle through transpositions
                 return child
@@ -305,10 +356,39 @@ class StatefulSolver(Solver[S, A]):
                 if best is None:
                     best = edge  # keep some edge when every one is skipped
                 continue
-            score = uct(edge.total, edge.visits, node.visits, self.c)
+            score = self.uct_score(edge.total, edge.visits, node.visits)
             if best is None or score > best_score:
                 best, best_score = edge, score
         assert best is not None
+        return best
+
+    def _puct_action(self, node: StateNode[S, A]) -> Any:
+        """PUCT over all of ``node``'s actions, tried or not (the module
+        :mod:`playout.mcts.solver` gives the rule); the same edges as in
+        :meth:`_best_edge` are skipped with ``mcts_solver``."""
+        if node.prior is None:
+            node.prior = self.prior(node.state, node.actions, root=node is self.root)
+        tried = [e for e in node.edges.values() if e.visits]
+        sum_visits = sum(e.visits for e in tried)
+        fpu = sum(e.total for e in tried) / sum_visits if sum_visits else 0.0
+        skip_lost = self.win_loss and self._node_proof(node) == 0
+        skip_solved = node is not self.root
+        best, best_score = None, -math.inf
+        for a in node.actions:
+            edge = node.edges.get(a)
+            if edge is not None and self.mcts_solver and (
+                    (skip_lost and edge.proven < 0) or self._dominated(node, edge)
+                    or (skip_solved and edge.lo == edge.hi)):
+                if best is None:
+                    best = a
+                continue
+            if edge is None or edge.visits == 0:
+                q, n = fpu, 0
+            else:
+                q, n = edge.total / edge.visits, edge.visits
+            score = self.puct_score(q, n, node.prior[a], sum_visits)
+            if best is None or score > best_score:
+                best, best_score = a, score
         return best
 
     def expand(self, node: StateNode[S, A]) -> StateNode[S, A]:
@@ -318,13 +398,19 @@ class StatefulSolver(Solver[S, A]):
             return node  # select just created it from a new sampled outcome
         if self.mcts_solver and self._solved(node):
             return node
-        untried = [a for a in node.actions if a not in node.edges]
-        if not untried:
-            return node
-        action = untried[self.rng.randrange(len(untried))]
+        if self._pending is not None and self._pending not in node.edges:
+            action, self._pending = self._pending, None
+        else:
+            untried = [a for a in node.actions if a not in node.edges]
+            if not untried:
+                return node
+            action = untried[self.rng.randrange(len(untried))]
         edge: Edge[S, A] = Edge(action, node.player)
-        if self.mcts_solver:
+        if self.mcts_solver or self.chance == "expected":
             edge.chance = self.mdp.checked_chance_outcomes(node.state, action)
+        if self.chance == "expected" and edge.chance is not None:
+            edge.ostats = {}
+        if self.mcts_solver:
             edge.lo, edge.hi = self.bounds
         node.edges[action] = edge
         child, _ = self._follow(node, edge)
@@ -333,12 +419,15 @@ class StatefulSolver(Solver[S, A]):
     def simulate(self, node: StateNode[S, A]) -> float:
         if self.mcts_solver and self._solved(node):
             return node.lo * frame_sign(node.player)  # the exact value, player 0's frame
-        return self.rollout(node.state)
+        return self.leaf_value(node.state)
 
     def backpropagate(self, node: StateNode[S, A], value: float) -> None:
         """Add the return up the path.  With ``mcts_solver`` the return below each
         node is first clipped to the node's proven bounds (its exact value when
-        solved), so a proven value is never backed up as less than it is."""
+        solved), so a proven value is never backed up as less than it is.
+
+        An ``"expected"`` chance edge records the return under its outcome and
+        passes its probability-weighted mean up instead of the sample."""
         node.visits += 1
         for parent, edge, child, reward in reversed(self.path):
             if self.mcts_solver and not child.terminal:
@@ -347,9 +436,27 @@ class StatefulSolver(Solver[S, A]):
             value = reward + self.discount * value
             mine = value * frame_sign(edge.player)
             edge.visits += 1
-            edge.total += mine
             if mine > edge.max_reward:
                 edge.max_reward = mine
+            if edge.ostats is not None:
+                st = edge.ostats.get(child.state)
+                if st is None:
+                    st = edge.ostats[child.state] = [0, 0.0]
+                st[0] += 1
+                st[1] += mine
+                chance = edge.chance
+                assert chance is not None
+                num = den = 0.0
+                for nxt, (n, tot) in edge.ostats.items():
+                    p = chance[nxt]
+                    num += p * tot / n
+                    den += p
+                q = num / den
+                edge.total = q * edge.visits
+                value = q * frame_sign(edge.player)
+            else:
+                edge.total += mine
+            self.observe_q(edge.total / edge.visits)
             parent.visits += 1
             if self.mcts_solver:
                 self._bound_edge(parent, edge)
