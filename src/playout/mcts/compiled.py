@@ -248,6 +248,9 @@ def legal_actions(domain: CompiledDomain | str, s: np.ndarray) -> list[int]:
     dom = resolve(domain)
     acts = np.empty(dom.n_actions, dtype=np.int64)
     n = dom.legal(s, acts)
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or not 0 <= n <= dom.n_actions:
+        raise ValueError(f"compiled domain {dom.name!r}: field 'legal' returned {n!r}; the protocol needs "
+                         f"the number of legal actions written to out (an int in 0..{dom.n_actions})")
     return [int(a) for a in acts[:n]]
 
 
