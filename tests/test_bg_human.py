@@ -500,3 +500,26 @@ def test_gnubg_reads_our_saved_matches(tmp_path):
             got = re.search(r"The score \(after (\d+) games?\) is: human (\d+), playout (\d+)", out)
             assert got, out[-400:]
             assert tuple(int(v) for v in got.groups()) == want, (seed, kind)
+
+
+def test_cli_engine_declines_a_resignation_worth_less_than_playing_on():
+    # your 15 checkers on the engine's 6-point, its last checker on its ace: it bears off next
+    # roll with a backgammon (3 points), so it declines single and gammon, accepts backgammon
+    b = board({19: 15}, {24: 1})
+    r = session("--position", pos_arg(b), "--dice", "entered",
+                stdin="resign\nresign gammon\nresign backgammon\n")
+    out = r.output
+    assert out.count("the engine declines your resignation; play on") == 2
+    assert "the engine accepts your resignation and wins 3 point(s)" in out
+    assert "money: you -3" in out
+
+
+def test_cli_position_with_dice_and_xgid():
+    # the match ID's dice are the person's roll; an XGID works the same way
+    b = board({6: 1, 1: 1}, {19: 15})
+    r = session("--position", pos_arg(b, match_length=7, dice=(2, 1)), stdin="6/5 1/off\n")
+    assert "dice for you" not in r.output and "your play (2-1): " in r.output
+    from playout.backgammon.ids import xgid
+
+    r = session("--position", xgid(Position(b, dice=(2, 1), match_length=7)), stdin="hint\n")
+    assert "your play (2-1): " in r.output and " 1. " in r.output and "6/3" in r.output

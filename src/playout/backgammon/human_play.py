@@ -175,7 +175,7 @@ class HumanGame:
         best = mc.candidates[0].equity
         for i, c in enumerate(mc.candidates[:top]):
             self.io.say(f"{i + 1:>3}. {play_text(self.m.board, c.board, self.m.dice):<26} "
-                        f"eq {c.equity:+.4f} ({c.equity - best:+.4f})")
+                        f"{c.ply}-ply  eq {c.equity:+.4f} ({c.equity - best:+.4f})  cubeless money")
 
     # -- turns --------------------------------------------------------------------------------
     def _human_preroll(self) -> None:
