@@ -33,6 +33,8 @@ import click
               help="Hidden units (default the initial net's; more widens it).")
 @click.option("--lr", type=click.FloatRange(min=0, min_open=True), default=1e-3, show_default=True,
               help="Adam step size.")
+@click.option("--lr-decay", type=click.FloatRange(min=0, max=1, min_open=True), default=1.0,
+              show_default=True, help="Step size multiplied by this after each epoch.")
 @click.option("--batch", type=click.IntRange(min=1), default=64, show_default=True)
 @click.option("--consistency", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Weight of the gammon <= win (gnubg) ordering penalty.")
@@ -40,14 +42,16 @@ import click
 @click.option("--net", "which", type=click.Choice(["both", "contact", "race"]), default="both",
               show_default=True, help="Which net(s) to train; the others keep the initial weights.")
 @click.option("--family", default=None,
-              help="Train only on rows of this family (families.py rule, e.g. backgame): a "
+              help="Train only on the family's region (e.g. backgame): rows in it by families.py's "
+                   "rule (either side) and rows labelled for it (its exit successors): a "
                    "specialist.")
 @click.option("--max-minutes", type=click.FloatRange(min=0), default=None,
               help="Stop after the epoch that passes this wall time (rerun to resume).")
 @click.option("--png", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the loss curves (train and held-out) to this PNG.")
 @click.option("--quiet", is_flag=True, help="No per-epoch lines on stderr.")
-def train_cmd(data_files, out, init, bgsage, shared, exclude_ref, epochs, seed, hidden, lr, batch,
+def train_cmd(data_files, out, init, bgsage, shared, exclude_ref, epochs, seed, hidden, lr, lr_decay,
+              batch,
               consistency, l2, which, family, max_minutes, png, quiet) -> None:
     """Fit the network to the five rollout probabilities of DATA files (cross-entropy, Adam).
 
@@ -71,13 +75,14 @@ def train_cmd(data_files, out, init, bgsage, shared, exclude_ref, epochs, seed, 
             exclude |= S.benchmark_keys(ref)
         if family:
             try:
-                rows = {k: r for k, r in rows.items() if in_family(family, r["board"])}
+                rows = {k: r for k, r in rows.items()
+                        if r.get("family") == family or in_family(family, r["board"])}
             except ValueError as exc:
                 raise click.ClickException(f"--family: {exc}") from None
         ds = S.prepare(rows, exclude)
         nets = {"both": (0, 1), "contact": (0,), "race": (1,)}[which]
         summary = S.train(ds, out, init=init, epochs=epochs, seed=seed, hidden=hidden, lr=lr,
-                          batch=batch, consistency=consistency, l2=l2, nets=nets,
+                          lr_decay=lr_decay, batch=batch, consistency=consistency, l2=l2, nets=nets,
                           max_minutes=max_minutes, png=png, progress=not quiet)
     except (D.DataError, S.TrainError) as exc:
         raise click.ClickException(str(exc)) from None

@@ -292,7 +292,8 @@ def _save_ckpt(path: Path, state: dict) -> None:
 
 
 def train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidden: int | None = None,
-          lr: float = 1e-3, batch: int = 64, consistency: float = 1.0, l2: float = 0.0,
+          lr: float = 1e-3, lr_decay: float = 1.0, batch: int = 64, consistency: float = 1.0,
+          l2: float = 0.0,
           nets=(0, 1), max_minutes: float | None = None, png=None, progress: bool = True,
           _stop_after: int | None = None) -> dict:
     """Fit the network to ``ds`` and write the best held-out weights of each net to ``out``.
@@ -306,8 +307,9 @@ def train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidde
             weights (:func:`playout.backgammon.net.init_weights`, ``hidden`` units, ``seed``).
         epochs: total epochs (a rerun with more continues the same run).
         hidden: hidden units (default the initial net's; more widens it, :func:`widen`).
-        lr, batch, consistency, l2: Adam step size, minibatch rows, consistency-penalty weight,
-            L2 weight decay (added to the gradient of the weights, not the biases).
+        lr, lr_decay: Adam step size in epoch ``e`` (0-based) is ``lr * lr_decay**e``.
+        batch, consistency, l2: minibatch rows, consistency-penalty weight, L2 weight decay
+            (added to the gradient of the weights, not the biases).
         nets: which nets to train (0 contact, 1 race); the others keep the initial weights.
         max_minutes: stop after the epoch that passes this wall time (resume later).
         png: write the loss curves (train and held-out per net) to this PNG.
@@ -346,7 +348,7 @@ def train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidde
             raise TrainError(f"no held-out rows for the {NETS[k]} net ({len(tr[k])} training rows):"
                              " more data is needed")
     config = {"init": init_name, "init_sha256": init_sha, "hidden": H, "seed": int(seed),
-              "lr": float(lr), "batch": int(batch), "consistency": float(consistency),
+              "lr": float(lr), "lr_decay": float(lr_decay), "batch": int(batch), "consistency": float(consistency),
               "l2": float(l2), "nets": list(nets), "data": ds.fingerprint(), "rows": len(ds)}
     cpath = ckpt_path(out)
     rng = np.random.default_rng(seed)
@@ -410,6 +412,7 @@ def train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidde
             log(f"stopped after {max_minutes} min at epoch {epoch}: rerun to resume")
             break
         t0 = time.time()
+        step = lr * lr_decay ** epoch
         for k in nets:
             perm = tr[k][rng.permutation(len(tr[k]))]
             for s in range(0, len(perm), batch):
@@ -423,7 +426,7 @@ def train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidde
                         g = g + l2 * params[j][k]
                     m[j][k] = b1_ * m[j][k] + (1.0 - b1_) * g
                     v[j][k] = b2_ * v[j][k] + (1.0 - b2_) * g * g
-                    params[j][k] -= lr * (m[j][k] / c1) / (np.sqrt(v[j][k] / c2) + eps)
+                    params[j][k] -= step * (m[j][k] / c1) / (np.sqrt(v[j][k] / c2) + eps)
         epoch += 1
         a, b = losses(params)
         hist_tr.append(a)
