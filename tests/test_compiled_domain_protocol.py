@@ -1,8 +1,10 @@
 """The compiled-domain protocol: a user's numba domain is searched like the built-ins.
 
 tests/data/user_connect4.py is Connect 4 written against the protocol alone (a cell array,
-not the built-in's bitboards); with the same rules, action order and seed the kernel must
-take the same decisions with the same visit counts and means as on the built-in.
+not the built-in's bitboards) and tests/data/user_connect4_bits.py on Pons' two-bitboard
+position (the README's example; the built-in keeps one board per player); with the same
+rules, action order and seed the kernel must take the same decisions with the same visit
+counts and means as on the built-in.
 """
 
 from __future__ import annotations
@@ -24,15 +26,16 @@ from playout.mcts import CompiledDomain, compiled
 DATA = Path(__file__).parent / "data"
 
 
-def _user():
-    spec = importlib.util.spec_from_file_location("user_connect4", DATA / "user_connect4.py")
+def _user(name):
+    spec = importlib.util.spec_from_file_location(name, DATA / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
-    sys.modules["user_connect4"] = mod
+    sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
 
 
-U = _user()
+U = _user("user_connect4")
+BITS = _user("user_connect4_bits")
 
 
 def _table(res):
@@ -40,14 +43,15 @@ def _table(res):
 
 
 @pytest.mark.parametrize("moves", ["", "142474", "445566", "3344521", "44444435", "1234567123"])
-def test_user_connect4_gives_the_builtin_decisions_and_visits(moves):
+@pytest.mark.parametrize("user", [U, BITS], ids=["cells", "bits"])
+def test_user_connect4_gives_the_builtin_decisions_and_visits(moves, user):
     state = Connect4.from_moves(moves)
     assert U.to_array(state)[:42].tolist() == list(state.cells)
     for seed in (1, 7):
         ours = compiled.search("connect4", state, 1500, seed=seed)
-        user = compiled.search(U.DOMAIN, U.to_array(state), 1500, seed=seed)
-        assert user.action == ours.action
-        assert _table(user) == _table(ours)
+        theirs = compiled.search(user.DOMAIN, user.to_array(state), 1500, seed=seed)
+        assert theirs.action == ours.action
+        assert _table(theirs) == _table(ours)
 
 
 def test_user_domain_defaults_and_initial_state():
