@@ -10,7 +10,8 @@ Definitions follow GNU Backgammon 1.07's ``analysis.c`` (``AnalyzeMove``,
   ``(2 m - (W + L)) / (W - L)`` with ``W``/``L`` the MWC after winning/losing the present
   cube's value at this score.  Each play is valued cubefully: the board after the play is
   evaluated cubeless for the opponent on roll and turned into a cubeful equity with gnubg's
-  0-ply cube model (:mod:`playout.backgammon.cube`).
+  0-ply cube model (:mod:`playout.backgammon.cube`), the opponent taking its best cube
+  action (``max(ND, min(DT, DP))`` where it may double, as gnubg's cubeful evaluation).
 * **Checker error** = equity(best play) - equity(play made), counted over *unforced* moves
   (more than one legal play).  **Cube errors**: at each roll where the player could double
   (not the game's first move), a missed double costs ``optimal - ND`` when doubling was right;
@@ -106,6 +107,25 @@ def cubeful_pre_roll(p, board, st: State) -> float:
                                bool(st.jacoby)))
 
 
+def opp_value(q, board, st: State) -> float:
+    """Cubeful value (match: MWC) for the side on roll at pre-roll ``board`` with cubeless
+    ``q``, taking its cube action: ``max(ND, min(DT, DP))`` when it may double, else ND.
+
+    This is what gnubg 1.07's 0-ply cubeful evaluation of a play gives (checked on its
+    analysed SGF: a play that lets the opponent double us out scores -1.000 exactly).
+    """
+    nd = cubeful_pre_roll(q, board, st)
+    if not st.can_double():
+        return nd
+    dst = State(st.length, st.score, 2 * st.cube, "opponent", st.crawford, st.jacoby)
+    dt = cubeful_pre_roll(q, board, dst)
+    if st.length:
+        dp = st.score_obj().mwc(0, 0, st.cube)
+    else:
+        dt, dp = 2.0 * dt, 1.0
+    return max(nd, min(dt, dp))
+
+
 def _terminal_emg(r: int, st: State) -> float:
     if st.length:
         s = st.score_obj()
@@ -141,7 +161,7 @@ class Rater:
             for k, i in enumerate(todo):
                 p = probs[k]
                 q = np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
-                v = cubeful_pre_roll(q, flip(results[i]), opp)
+                v = opp_value(q, flip(results[i]), opp)
                 out[i] = -opp.to_emg(v) if st.length else -v
         return out
 

@@ -422,3 +422,4 @@ bg.add_command(_xcube)
 from playout.backgammon.cli_train import train_cmd as _train  # noqa: E402  (playout bg train)
 
 bg.add_command(_train)
+bg.add_command(importlib.import_module("playout.backgammon.cli_analyze").analyze_cmd)  # playout bg analyze

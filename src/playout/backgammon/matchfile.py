@@ -17,7 +17,9 @@ Formats (checked against files GNU Backgammon 1.07 writes with ``export match ma
   ``Wins N point(s)`` in the winner's column.  Points are the mover's (24 .. 1), ``25`` or
   ``bar`` is the bar, ``0`` or ``off`` borne off.  A game that ends without a finished
   bear-off or a drop was resigned.  The Crawford game is derived from the scores (gnubg
-  writes no mark); a `` Game K (Crawford)`` or ``*`` mark is accepted too.
+  writes no mark); a `` Game K (Crawford)`` or ``*`` mark is accepted too.  The format has
+  no Jacoby field: a money file is read with the Jacoby rule on, as gnubg's ``import mat``
+  assumes (its default), unless a ``; [Jacoby "Off"]`` comment says otherwise.
 * SGF (gnubg ``sgf.c``): one game tree per game; root ``MI[length:L][game:G][ws:S0][bs:S1]``,
   ``PW``/``PB`` names, ``RU[Crawford]`` / ``RU[Crawford:CrawfordGame]`` (``Jacoby`` for money),
   ``RE[W+2]``; move nodes ``W[52mhxv]``: the dice then one letter pair per checker step,
@@ -336,12 +338,14 @@ def parse_mat(text: str, path: str = "<mat>") -> Match:
     game: Game | None = None
     gi = 0
     length_seen = False
+    jacoby_seen = False
     for ln, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         s = line.strip()
         if not s or s.startswith(";"):
-            if s.startswith(";") and "Jacoby" in s and '"On"' in s:
-                match.jacoby = True
+            if s.startswith(";") and "Jacoby" in s:
+                match.jacoby = '"On"' in s or '"on"' in s.lower()
+                jacoby_seen = True
             continue
         m = re.match(r"^(\d+)\s+point\s+match", s, re.IGNORECASE)
         if m and game is None:
@@ -387,6 +391,8 @@ def parse_mat(text: str, path: str = "<mat>") -> Match:
             _add(game, f, player, ln, path, gi)
     if names is not None:
         match.players = names
+    if not match.length and not jacoby_seen:
+        match.jacoby = True  # .mat has no Jacoby field: gnubg's import assumes its default, on
     if not match.games:
         raise MatchFileError(f"{path}:1: no ' Game 1' found: not a .mat match file")
     for g, c in zip(match.games, crawford_flags(match)):
@@ -434,7 +440,10 @@ def format_mat(match: Match) -> str:
     """``.mat`` text for ``match`` in gnubg's export layout (the module doc); plays are
     written as single-die steps (``13/11 24/23``), as gnubg writes them."""
     replay(match)
-    out = [f" {match.length} point match", ""]
+    out = []
+    if not match.length:
+        out += [f'; [Jacoby "{"On" if match.jacoby else "Off"}"]', ""]
+    out += [f" {match.length} point match", ""]
     for gi, g in enumerate(match.games, 1):
         out.append(f" Game {gi}")
         a_name = f" {match.players[0]} : {g.score[0]}"
