@@ -22,7 +22,7 @@ Formats (checked against files GNU Backgammon 1.07 writes with ``export match ma
   assumes (its default), unless a ``; [Jacoby "Off"]`` comment says otherwise.
 * SGF (gnubg ``sgf.c``): one game tree per game; root ``MI[length:L][game:G][ws:S0][bs:S1]``,
   ``PW``/``PB`` names, ``RU[Crawford]`` / ``RU[Crawford:CrawfordGame]`` (``Jacoby`` for money),
-  ``RE[W+2]``; move nodes ``W[52mhxv]``: the dice then one letter pair per checker step,
+  ``RE[W+2]`` (``RE[W+8R]``: won by resignation); move nodes ``W[52mhxv]``: the dice then one letter pair per checker step,
   letters ``a``..``x`` = points numbered from player 0's side (player 0's point ``p`` is
   ``chr(96 + p)``, player 1's is ``chr(121 - p)``), ``y`` the bar, ``z`` off;
   ``W[double]``, ``B[take]``, ``B[drop]``, ``B[beaver]``.  Analysis properties are ignored.
@@ -633,8 +633,9 @@ def format_sgf(match: Match) -> str:
         root = (f"(;FF[4]GM[6]CA[UTF-8]AP[playout]MI[length:{match.length}][game:{gi}]"
                 f"[ws:{g.score[0]}][bs:{g.score[1]}]PW[{_sgf_esc(match.players[0])}]"
                 f"PB[{_sgf_esc(match.players[1])}]" + (f"RU[{':'.join(ru)}]" if ru else ""))
-        if g.winner is not None:
-            root += f"RE[{'WB'[g.winner]}+{g.points}]"
+        if g.winner is not None:  # gnubg marks a resigned game with R (RE[W+8R])
+            resigned = bool(g.actions) and g.actions[-1].kind == "resign"
+            root += f"RE[{'WB'[g.winner]}+{g.points}{'R' if resigned else ''}]"
         nodes = [root]
         for a in g.actions:
             c = "WB"[a.player]
