@@ -70,6 +70,17 @@ def test_class_diagrams_match_exactly_their_class():
         assert list(hit) == [cls], cls
 
 
+def test_drop_cells_removes_candidates_and_positions():
+    data = tune.Positions(cls=np.zeros(7, np.int64), code=np.array([0, 1, 2, 1, 0, 3, 1]),
+                          start=np.array([0, 3, 5, 7]), chosen=np.array([0, 3, 6]))
+    exclude = np.zeros((N_CLASSES, 256), bool)
+    exclude[0, 1] = True
+    d = tune.drop_cells(data, exclude)
+    # position 0 loses its code-1 move; position 1 its chosen move (dropped); position 2 too
+    assert list(d.start) == [0, 2] and list(d.code) == [0, 2] and list(d.chosen) == [0]
+    assert d.skipped == 2
+
+
 def test_tactical_keys_are_a_bijection():
     keys = {int(tune.tactical_key(o, x, n, s)) for o in range(4) for x in range(4)
             for n in (0, 1) for s in (0, 1) if o or x}
@@ -91,9 +102,11 @@ def test_written_database_is_the_model_cell_for_cell(tmp_path):
     text = path.read_text()
     assert text.startswith("# made by a test\n# second line\n")
     db = load_patterns(path)
-    assert len(db.rules) == n == 60 + 4 * int(m.seen.sum()) + 4
+    assert len(db.rules) == n == 3 + 60 + 4 * int(m.seen.sum()) + 4
     want = np.clip(np.round(m.cell_gammas() * tune._scale(m)), 1, tune.MAX_DB_VALUE)
-    np.testing.assert_array_equal(db.values, want)
+    eyes = tune.eye_cells()
+    assert eyes.sum() == 4352  # GNU Go's mc_uniform: {0: 4352, 1: 279040}
+    np.testing.assert_array_equal(db.values, np.where(eyes, 0, want))
     # the prediction code ranks by value: a table and its gammas predict alike
     assert db.values.max() == tune.MAX_DB_VALUE
 
@@ -106,9 +119,9 @@ def test_base_database_answers_for_unseen_shapes(tmp_path):
     tune.write_database(m, path, ["x"], base=load_patterns("montegnu_classic"))
     db = load_patterns(path)
     assert db.values[eye, 0] == 0  # the base's own-eye rule :0
-    plain = tune.write_database(m, tmp_path / "mc_u.db", ["x"])
+    no_eyes = tune.write_database(m, tmp_path / "mc_u.db", ["x"], eyes=False)
     assert load_patterns(tmp_path / "mc_u.db").values[eye, 0] == round(m.context[0] * tune._scale(m))
-    assert plain > 0
+    assert no_eyes == len(load_patterns(tmp_path / "mc_u.db").rules)
 
 
 def _random_game(path: Path, seed: int, size: int = 7, moves: int = 60) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import resource
 import shlex
 import shutil
 import sys
@@ -122,6 +123,11 @@ def split_files(games_dir: str | Path) -> tuple[list[Path], list[Path]]:
     return train, held
 
 
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_bytes(data)
@@ -136,19 +142,22 @@ def generate(out_dir: str | Path, games: int, size: int = 9, komi: float = 7.0, 
     ``timeout``: seconds an engine may take per GTP answer; ``referee``: the GTP command that
     scores a game ending in two passes (default GNU Go, Chinese rules).  Returns ``{"played": n,
     "skipped": n, "files": [...all the collection's paths...], "seconds_per_game": mean wall
-    seconds of the games played now (None if none), "moves_per_game": ...}``.
+    seconds of the games played now (None if none), "cpu_seconds_per_game": the engines' and
+    referee's CPU seconds (user + system, ``getrusage`` of the ended child processes),
+    "moves_per_game": ...}``.
     Raises :class:`SelfplayError` (one line) when an engine fails; the games before it stay.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     specs = game_specs(games, size, komi, level, engine, seed, playouts)
-    played, skipped, secs, nmoves = 0, 0, [], []
+    played, skipped, secs, cpus, nmoves = 0, 0, [], [], []
     for spec in specs:
         path = out / f"{spec.name}.sgf"
         if path.exists():
             skipped += 1
             continue
         t0 = time.monotonic()
+        cpu0 = _children_cpu()
         try:
             r = play_game(spec.black_cmd, spec.white_cmd, size, komi, timeout=timeout,
                           names=("black", "white"), referee=referee)
@@ -156,13 +165,14 @@ def generate(out_dir: str | Path, games: int, size: int = 9, komi: float = 7.0, 
             raise SelfplayError(f"game {spec.name}: {exc} (not written; a rerun plays it "
                                 "again)") from None
         wall = time.monotonic() - t0
+        cpu = _children_cpu() - cpu0
         tag = engine_tag(engine, level, playouts)
         label = f"GNU Go level {level}" if engine == "gnugo" else f"playout {playouts} playouts"
         comment = "\n".join([
             f"selfplay {tag} size {size} komi {komi} collection seed {seed} game {spec.index}",
             f"Black: {spec.black_cmd}", f"White: {spec.white_cmd}",
             f"programs: {r['programs'][0]} / {r['programs'][1]}",
-            f"wall time {wall:.1f} s, {len(r['moves'])} moves",
+            f"wall time {wall:.1f} s, engines' CPU {cpu:.1f} s, {len(r['moves'])} moves",
         ])
         data = game_sgf(size, komi, r["moves"], r["result"],
                         f"{label} seed {spec.black_seed}", f"{label} seed {spec.white_seed}",
@@ -170,11 +180,13 @@ def generate(out_dir: str | Path, games: int, size: int = 9, komi: float = 7.0, 
         _write_atomic(path, data)
         played += 1
         secs.append(wall)
+        cpus.append(cpu)
         nmoves.append(len(r["moves"]))
         log(f"{spec.name}: {r['result']} in {len(r['moves'])} moves, {wall:.1f} s")
     return {
         "played": played, "skipped": skipped,
         "files": [str(out / f"{s.name}.sgf") for s in specs],
         "seconds_per_game": round(sum(secs) / len(secs), 2) if secs else None,
+        "cpu_seconds_per_game": round(sum(cpus) / len(cpus), 2) if cpus else None,
         "moves_per_game": round(sum(nmoves) / len(nmoves), 1) if nmoves else None,
     }
