@@ -126,6 +126,15 @@ def opp_value(q, board, st: State) -> float:
     return max(nd, min(dt, dp))
 
 
+def play_emg(p, after, st: State) -> float:
+    """EMG for the mover of the post-move board ``after`` (mover's view) with cubeless
+    probabilities ``p`` (mover's view, the opponent to roll), the state ``st`` before the play."""
+    opp = st.flipped()
+    q = np.array([1.0 - p[0], p[3], p[4], p[1], p[2]], dtype=np.float64)
+    v = opp_value(q, flip(np.asarray(after, dtype=np.int8)), opp)
+    return -opp.to_emg(v) if st.length else -v
+
+
 def _terminal_emg(r: int, st: State) -> float:
     if st.length:
         s = st.score_obj()
@@ -157,12 +166,8 @@ class Rater:
             boards = np.stack([results[i] for i in todo])
             probs = post_move_probs(self.ev, boards, ply)  # mover's view
             self.positions += len(todo)
-            opp = st.flipped()
             for k, i in enumerate(todo):
-                p = probs[k]
-                q = np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
-                v = opp_value(q, flip(results[i]), opp)
-                out[i] = -opp.to_emg(v) if st.length else -v
+                out[i] = play_emg(probs[k], results[i], st)
         return out
 
     def best_value(self, board, d1, d2, st: State, ply: int) -> float:
