@@ -191,6 +191,9 @@ def test_extract_fit_predict_and_deterministic(tmp_path):
     chance = float(np.mean(1.0 / np.diff(held_data.start)))
     assert r1["prediction"]["mc_uniform"]["top1"] == pytest.approx(chance, rel=0.25)
     assert r1["held_out_positions"] == held_data.n_positions
+    cv = tune.cross_validate(sorted(games.glob("*.sgf")), folds=3)
+    total = tune.extract_positions(sorted(games.glob("*.sgf"))).n_positions
+    assert cv["tuned"]["positions"] == cv["mc_uniform"]["positions"] == total
 
 
 def test_prediction_counts_ties_fairly():

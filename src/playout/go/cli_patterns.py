@@ -164,7 +164,10 @@ def selfplay(out_dir, games, size, komi, engine, level, playouts, seed, timeout)
                    "never seen in training (default: the learned catch-all alone).")
 @click.option("--iterations", type=click.IntRange(1), default=300, show_default=True,
               help="MM sweeps at most.")
-def tune_patterns(games_dir, out, base, iterations):
+@click.option("--cv", type=click.IntRange(0, 100), default=0, show_default=True,
+              help="Also report out-of-fold prediction over all games in this many folds "
+                   "(0: off).")
+def tune_patterns(games_dir, out, base, iterations, cv):
     """Learn pattern values from the game records in GAMES_DIR (Coulom's MM on the moves
     played), write them as a GNU Go mc_*.db file, and print the move-prediction rates on the
     held-out games for it and the built-in databases (JSON)."""
@@ -172,7 +175,7 @@ def tune_patterns(games_dir, out, base, iterations):
     from playout.go.tune import tune
 
     try:
-        r = tune(games_dir, out, base, iterations, log=lambda s: click.echo(s, err=True))
+        r = tune(games_dir, out, base, iterations, log=lambda s: click.echo(s, err=True), cv=cv)
     except OSError as exc:
         raise _BadInput(f"{exc.filename or out}: {exc.strerror or exc}") from None
     except (SgfError, PatternError, ValueError) as exc:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from playout.go.match import GNUGO, GtpError, game_sgf, play_game
 
-__all__ = ["SelfplayError", "GameSpec", "game_specs", "is_held_out", "split_files", "generate"]
+__all__ = ["SelfplayError", "GameSpec", "game_specs", "fold", "is_held_out", "split_files", "generate"]
 
 ENGINES = ("gnugo", "ours")
 
@@ -100,11 +100,17 @@ def game_specs(games: int, size: int = 9, komi: float = 7.0, level: int = 10,
     return specs
 
 
+def fold(name: str | Path, folds: int = 10) -> int:
+    """The fold (0..folds-1) of a game file: SHA-256 of its base name modulo ``folds``; fold 0
+    of 10 is the held-out tenth."""
+    base = Path(name).name.removesuffix(".sgf")
+    return int(hashlib.sha256(base.encode()).hexdigest(), 16) % folds
+
+
 def is_held_out(name: str | Path) -> bool:
     """Whether a game file is in the held-out tenth: SHA-256 of its base name (``.sgf`` kept
     or not) taken as an integer is 0 modulo 10."""
-    base = Path(name).name.removesuffix(".sgf")
-    return int(hashlib.sha256(base.encode()).hexdigest(), 16) % 10 == 0
+    return fold(name) == 0
 
 
 def split_files(games_dir: str | Path) -> tuple[list[Path], list[Path]]:

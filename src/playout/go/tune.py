@@ -460,12 +460,51 @@ def write_database(model: Model, path: str | Path, header: Sequence[str],
     return n
 
 
+def _pool(results: list[dict]) -> dict:
+    """Position-weighted mean of :func:`prediction` results."""
+    n = sum(r["positions"] for r in results if r["positions"])
+    out = {"positions": n}
+    for key, digits in (("top1", 4), ("mean_rank", 2), ("p_chosen", 4)):
+        out[key] = round(sum(r[key] * r["positions"] for r in results if r["positions"]) / n,
+                         digits) if n else None
+    return out
+
+
+def cross_validate(files: Sequence[str | Path], folds: int = 10, iterations: int = 300) -> dict:
+    """Out-of-fold move prediction over all ``files``: games split by
+    :func:`playout.go.selfplay.fold`; for each fold MM is fitted on the others and the
+    database it writes predicts the fold.  Returns ``{"tuned": pooled prediction,
+    "mc_NAME": the built-ins on the same positions}``."""
+    import tempfile
+
+    from playout.go.patterns import BUILTIN_NAMES
+    from playout.go.selfplay import fold
+
+    data = {k: extract_positions([f for f in files if fold(f, folds) == k]) for k in range(folds)}
+    tuned = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(folds):
+            if not data[k].n_positions:
+                continue
+            rest = [f for f in files if fold(f, folds) != k]
+            model = fit(extract_positions(rest), iterations)
+            write_database(model, Path(tmp) / "cv.db", ["cross-validation"])
+            tuned.append(prediction(load_patterns(Path(tmp) / "cv.db").values, data[k]))
+    report = {"folds": folds, "tuned": _pool(tuned)}
+    for name in BUILTIN_NAMES:
+        values = load_patterns(name).values
+        report[f"mc_{name}"] = _pool([prediction(values, d) for d in data.values()
+                                      if d.n_positions])
+    return report
+
+
 def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
-         iterations: int = 300, command: str | None = None, log=None) -> dict:
+         iterations: int = 300, command: str | None = None, log=None, cv: int = 0) -> dict:
     """Train on the training games of ``games_dir`` (:func:`playout.go.selfplay.split_files`),
     write the database ``out`` and return a report: games and positions, MM sweeps, rules, and
     :func:`prediction` on the held-out games for the tuned database and the three built-ins
-    (and ``base`` if it is a file).  Raises ``ValueError`` (one line) for a missing folder,
+    (and ``base`` if it is a file); with ``cv`` >= 2 also :func:`cross_validate` over all the
+    games in ``cv`` folds (``"cross_validation"``).  Raises ``ValueError`` (one line) for a missing folder,
     :class:`playout.go.sgf.SgfError` for a bad record."""
     from playout.go.patterns import BUILTIN_NAMES
     from playout.go.selfplay import split_files
@@ -507,6 +546,10 @@ def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
         report["prediction"][f"mc_{name}"] = prediction(load_patterns(name).values, held)
     if base and Path(base).is_file():
         report["prediction"][Path(base).name] = prediction(base_db.values, held)
+    if cv >= 2:
+        say(f"{cv}-fold cross-validation")
+        report["cross_validation"] = cross_validate(sorted(train_files + held_files), cv,
+                                                    iterations)
     return report
 
 
