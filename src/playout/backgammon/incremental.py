@@ -291,7 +291,7 @@ def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
             or (net == 1 and db.shape[0] == DB_LEN and is_bearoff(w))):
         # game over, contact broken or a pure bear-off: the exact result / the race net in
         # full / the bear-off database (eval_after_move looks a bear-off up in db, if given)
-        eval_after_move(0, W1, b1, W2, b2, db, x, w, x, hid, raw, raw)
+        eval_after_move(np.int64(0), W1, b1, W2, b2, db, x, w, x, hid, raw, raw)
         for k in range(5):
             probs[j, k] = raw[k]
     else:
@@ -363,28 +363,29 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                             best = -1e18
                         j, slot = _probe(w, z4, table, hashes, boards)
                         if j < 0:
-                            j = _new_leaf(w, z4, slot, 4, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                            # np.int64(level): one specialisation of _new_leaf (a literal level compiles one each)
+                            j = _new_leaf(w, z4, slot, np.int64(4), acc, st, ctx, rec, W1, b1, W2, b2, W2T,
                                           table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                         best, bi = _keep(j, best, bi, boards, probs, eqs)
                         _undo(w, s4, d, h4)
                     if depth == 3:
                         j, slot = _probe(w, z3, table, hashes, boards)
                         if j < 0:
-                            j = _new_leaf(w, z3, slot, 3, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                            j = _new_leaf(w, z3, slot, np.int64(3), acc, st, ctx, rec, W1, b1, W2, b2, W2T,
                                           table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                         best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s3, d, h3)
                 if depth == 2:
                     j, slot = _probe(w, z2, table, hashes, boards)
                     if j < 0:
-                        j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                        j = _new_leaf(w, z2, slot, np.int64(2), acc, st, ctx, rec, W1, b1, W2, b2, W2T,
                                       table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                 _undo(w, s2, d, h2)
             if depth == 1:
                 j, slot = _probe(w, z1, table, hashes, boards)
                 if j < 0:
-                    j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                    j = _new_leaf(w, z1, slot, np.int64(1), acc, st, ctx, rec, W1, b1, W2, b2, W2T,
                                   table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                 best, bi = _keep(j, best, bi, boards, probs, eqs)
             _undo(w, s1, d, h1)
@@ -408,7 +409,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                     h2, z2 = _do_h(w, s2, c, z1)
                     j, slot = _probe(w, z2, table, hashes, boards)
                     if j < 0:
-                        j = _new_leaf(w, z2, slot, 2, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                        j = _new_leaf(w, z2, slot, np.int64(2), acc, st, ctx, rec, W1, b1, W2, b2, W2T,
                                       table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s2, c, h2)
@@ -423,7 +424,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
                     h1, z1 = _do_h(w, s1, a, z0)
                     j, slot = _probe(w, z1, table, hashes, boards)
                     if j < 0:
-                        j = _new_leaf(w, z1, slot, 1, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+                        j = _new_leaf(w, z1, slot, np.int64(1), acc, st, ctx, rec, W1, b1, W2, b2, W2T,
                                       table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
                     best, bi = _keep(j, best, bi, boards, probs, eqs)
                     _undo(w, s1, a, h1)
@@ -432,7 +433,7 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
     # no checker can move: the board unchanged
     j, slot = _probe(w, z0, table, hashes, boards)
     if j < 0:
-        j = _new_leaf(w, z0, slot, 0, acc, st, ctx, rec, W1, b1, W2, b2, W2T,
+        j = _new_leaf(w, z0, slot, np.int64(0), acc, st, ctx, rec, W1, b1, W2, b2, W2T,
                       table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, db)
     best, bi = _keep(j, -1e18, -1, boards, probs, eqs)
     return bi

@@ -139,7 +139,7 @@ def _hit_masks(board, hm):
     """``hm[t]``: bitmask over the 21 rolls of those with which the opponent could hit a blot
     of the mover on the mover's point ``25 - t`` (``t`` in the opponent's numbering), with
     the board's blocking points (:func:`playout.backgammon.features.roll_targets`)."""
-    occ, _, blocks, nbar = _masks(board, False)
+    occ, _, blocks, nbar = _masks(board, np.bool_(False))
     for t in range(25):
         hm[t] = 0
     for r in range(21):
@@ -236,7 +236,7 @@ def _leaf_score(lv, ctx, s, sc, made, off, blots, hm, nh, w, ps, pd):
             hit = 0
             if ps > 0:
                 hit = _do(w, ps, pd)
-            h, q = shot_stats(w, False)
+            h, q = shot_stats(w, np.bool_(False))
             if ps > 0:
                 _undo(w, ps, pd, hit)
         else:
@@ -274,12 +274,23 @@ def _consider(lv, w, ps, pd, k, ctx, s, sc, made, off, blots, nh, hm, path, keep
     _offer(v, lv, path, k, keep_sc, keep_path, keep_len, nkeep)
 
 
+@njit(cache=True)
+def _consider_rare(lv, w, ps, pd, k, ctx, s, sc, made, off, blots, nh, hm, path, keep_sc,
+                   keep_path, keep_len, nkeep):
+    """:func:`_consider` as a call, for the rarely reached leaves of :func:`_rank_roll` (doubles
+    that cannot be played in full, one die only): one compiled copy instead of one inlined copy
+    per call site (compile time; the two hot sites stay inlined)."""
+    _consider(lv, w, ps, pd, k, ctx, s, sc, made, off, blots, nh, hm, path, keep_sc, keep_path,
+              keep_len, nkeep)
+
+
 @njit(cache=True, _nrt=False)
 def _rank_roll(w, d1, d2, k, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep_path, keep_len,
                path, nkeep):
     """Keep the ``k`` best-ranked plays of ``d1 d2`` (the legal plays of ``_best_roll``, in its
     order); ``nkeep[0]`` = 0 when no checker can move."""
     nkeep[0] = 0
+    zero = np.int64(0)  # typed int64, not a literal: one _consider_rare specialisation
     if d1 == d2:
         d = d1
         depth = 0
@@ -325,16 +336,16 @@ def _rank_roll(w, d1, d2, k, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep
                         _consider(4, w, s4, d, k, ctx, s, sc, made, off, blots, nh, hm, path,
                                   keep_sc, keep_path, keep_len, nkeep)
                     if depth == 3:
-                        _consider(3, w, 0, 0, k, ctx, s, sc, made, off, blots, nh, hm, path,
-                                  keep_sc, keep_path, keep_len, nkeep)
+                        _consider_rare(np.int64(3), w, zero, zero, k, ctx, s, sc, made, off, blots,
+                                       nh, hm, path, keep_sc, keep_path, keep_len, nkeep)
                     _undo(w, s3, d, h3)
                 if depth == 2:
-                    _consider(2, w, 0, 0, k, ctx, s, sc, made, off, blots, nh, hm, path,
-                              keep_sc, keep_path, keep_len, nkeep)
+                    _consider_rare(np.int64(2), w, zero, zero, k, ctx, s, sc, made, off, blots,
+                                   nh, hm, path, keep_sc, keep_path, keep_len, nkeep)
                 _undo(w, s2, d, h2)
             if depth == 1:
-                _consider(1, w, 0, 0, k, ctx, s, sc, made, off, blots, nh, hm, path,
-                          keep_sc, keep_path, keep_len, nkeep)
+                _consider_rare(np.int64(1), w, zero, zero, k, ctx, s, sc, made, off, blots,
+                               nh, hm, path, keep_sc, keep_path, keep_len, nkeep)
             _undo(w, s1, d, h1)
         return
     hi = max(d1, d2)
@@ -366,8 +377,8 @@ def _rank_roll(w, d1, d2, k, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep
                 _rank_step(w, s1, a, 1, s, sc, made, off, blots, nh)
                 path[1, 0] = s1
                 path[1, 1] = a
-                _consider(1, w, s1, a, k, ctx, s, sc, made, off, blots, nh, hm, path,
-                          keep_sc, keep_path, keep_len, nkeep)
+                _consider_rare(np.int64(1), w, s1, a, k, ctx, s, sc, made, off, blots, nh, hm,
+                               path, keep_sc, keep_path, keep_len, nkeep)
         if nkeep[0] > 0:
             return
 
@@ -402,7 +413,7 @@ def _exact_best(w, z0, keep_path, keep_len, nkeep, acc, st, ctx, rec, W1, b1, W2
     if nkeep[0] == 0:
         j, slot = _probe(w, z0, table, hashes, boards)
         if j < 0:
-            j = _new_leaf(w, z0, slot, 0, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
+            j = _new_leaf(w, z0, slot, np.int64(0), acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, hashes,
                           boards, probs, eqs, counts, hid, raw, x, fb, db)
         best, bi = _keep(j, best, bi, boards, probs, eqs)
         return bi

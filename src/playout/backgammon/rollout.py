@@ -130,7 +130,7 @@ def _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, se
                 terminal_probs(r, res)
                 break
             if truncate > 0 and ply >= truncate:
-                eval_kernel(0, W1, b1, W2, b2, pr, pc, b, x, h, res)
+                eval_kernel(np.int64(0), W1, b1, W2, b2, pr, pc, b, x, h, res)
                 break
             if ply == 0:
                 q = tg % 36
@@ -149,7 +149,7 @@ def _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, se
                 slot = 1 + k0
             if slot >= 0:
                 if not memo_ok[slot]:
-                    best_plays(W1, b1, W2, b2, b, d1, d2, True, ws, rows)
+                    best_plays(W1, b1, W2, b2, b, d1, d2, np.bool_(True), ws, rows)
                     mean[:] = 0.0
                     for k in range(21):
                         w = (1.0 if _R1[k] == _R2[k] else 2.0) / 36.0
@@ -167,7 +167,7 @@ def _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, se
                     ranked_luck_plays(W1, b1, W2, b2, b, d1, d2, luck_keep, ws, lws, rows)
                     nb[:] = boards[rows[21]]
                 else:
-                    best_plays(W1, b1, W2, b2, b, d1, d2, True, ws, rows)
+                    best_plays(W1, b1, W2, b2, b, d1, d2, np.bool_(True), ws, rows)
                     nb[:] = boards[rows[kd]]
                 mean[:] = 0.0
                 for k in range(21):
@@ -176,7 +176,7 @@ def _rollout_trials_net(W1, b1, W2, b2, pr, pc, board, first_trial, n_trials, se
                         mean[j] += w * probs[rows[k], j]
                 val[:] = probs[rows[kd]]
             else:
-                best_plays(W1, b1, W2, b2, b, d1, d2, False, ws, rows)
+                best_plays(W1, b1, W2, b2, b, d1, d2, np.bool_(False), ws, rows)
                 val[:] = probs[rows[0]]
                 nb[:] = boards[rows[0]]
             if vr:

@@ -61,7 +61,7 @@ def td0_train(W1, b1, W2, b2, n_games, seed, alpha, ws, stats):
                 d2 = np.random.randint(1, 7)
             first = False
             refresh_workspace(ws, W2)
-            best_plays(W1, b1, W2, b2, board, d1, d2, False, ws, rows)
+            best_plays(W1, b1, W2, b2, board, d1, d2, np.bool_(False), ws, rows)
             j = rows[0]
             plies += 1
             # delta of each output toward the mover's estimate after its play
