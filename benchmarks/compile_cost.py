@@ -30,7 +30,10 @@ gtp warm-up      + ~25 s     + 0        final_score compiled a 2nd search signat
 bg-eval          18.6 s      12.8 s     legal_moves_core calls _can_move/_do_h
 bg-hint          21.5 s      13.8 s     (7 inlined copies each); 1 shot_stats
                                         specialisation instead of 3 literal ones
-bg-rollout       116 s       81 s       _best_roll calls _new_leaf (8 inlined copies)
+bg-rollout       116 s       54 s       _best_roll calls _new_leaf (8 inlined copies);
+                                        no literal-argument specialisations (np.int64 /
+                                        np.bool_ at call sites); _rank_roll's rare
+                                        leaves call one copy (7 inlined -> 2)
 solve-gridworld  3.8 s       3.8 s      (unchanged)
 ===============  ==========  =========  =============================================
 

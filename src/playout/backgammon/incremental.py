@@ -271,8 +271,9 @@ def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
     """Evaluate post-move board ``w`` (depth ``lv``, not in the cache) and store it; its row.
 
     A call, not inlined: :func:`_best_roll` has eight call sites, and eight inlined copies made
-    it the costliest compile of a first rollout (45 s of 116 s CPU; 81 s in all now,
-    ``benchmarks/compile_cost.py bg-rollout``) for 2-4% more rollout trials a second."""
+    it the costliest compile of a first rollout (45 s of 116 s CPU; 54 s in all now,
+    ``benchmarks/compile_cost.py bg-rollout``) for 2-4% more rollout trials a second.  ``lv`` is
+    passed as ``np.int64``: a literal level would compile one specialisation per value."""
     n = counts[0]
     if n >= CACHE_CAP:
         j = CACHE_CAP  # the scratch row (never reached in practice): evaluated, not stored

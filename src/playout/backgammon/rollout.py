@@ -420,7 +420,7 @@ def rollout(boards, *, evaluator: str = "net", trials: int = 1296, truncate: int
 
         note = threading.Timer(3.0, lambda: print(
             "playout: compiling the rollout kernels (first use after an install or an update, "
-            "~80 s on 2 cores; cached afterwards; `playout warm-up bg` does it ahead)",
+            "~55 s on 2 cores; cached afterwards; `playout warm-up bg` does it ahead)",
             file=sys.stderr, flush=True))
         note.start()
         try:
