@@ -51,8 +51,7 @@ import click
               help="Write the loss curves (train and held-out) to this PNG.")
 @click.option("--quiet", is_flag=True, help="No per-epoch lines on stderr.")
 def train_cmd(data_files, out, init, bgsage, shared, exclude_ref, epochs, seed, hidden, lr, lr_decay,
-              batch,
-              consistency, l2, which, family, max_minutes, png, quiet) -> None:
+              batch, consistency, l2, which, family, max_minutes, png, quiet) -> None:
     """Fit the network to the five rollout probabilities of DATA files (cross-entropy, Adam).
 
     Held-out tenth: data.is_holdout of each row's key.  Prints a JSON summary on stdout.
