@@ -170,37 +170,31 @@ class Rater:
                 out[i] = play_emg(probs[k], results[i], st)
         return out
 
-    def best_value(self, board, d1, d2, st: State, ply: int) -> float:
-        res = legal_moves(board, d1, d2)
-        return float(self.play_values(board, res, st, ply).max())
+    def best_values(self, board, rolls, st: State, ply: int) -> list[float]:
+        """The best play's EMG for each roll in ``rolls`` (one batched evaluation)."""
+        segs = [legal_moves(board, a, b) for a, b in rolls]
+        vals = self.play_values(board, np.concatenate(segs), st, ply)
+        out, k = [], 0
+        for r in segs:
+            out.append(float(vals[k:k + len(r)].max()))
+            k += len(r)
+        return out
 
     def luck(self, board, dice, st: State, first: bool) -> float:
         """gnubg's ``LuckNormal`` / ``LuckFirst`` in EMG for the side to act."""
         ply = self.luck_ply
         d1, d2 = max(dice), min(dice)
         if first and d1 != d2:
-            opp = st.flipped()
-            fb = flip(board)
-            mean = 0.0
-            mine = None
-            for a, b, _w in ROLLS:
-                if a == b:
-                    continue
-                v = self.best_value(board, a, b, st, ply)
-                if (a, b) == (d1, d2):
-                    mine = v
-                # the opponent on roll from the same position: our equity is minus its best,
-                # normalised from its side (symmetric)
-                mean += v - self.best_value(fb, a, b, opp, ply)
-            return mine - mean / 30.0
-        mean = 0.0
-        mine = 0.0
-        for a, b, w in ROLLS:
-            v = self.best_value(board, a, b, st, ply)
-            mean += w * v
-            if (a, b) == (d1, d2):
-                mine = v
-        return mine - mean / 36.0
+            # the opening roll: the 15 non-doubles for either side to play first (the
+            # opponent's from the same position, our equity minus its best)
+            rolls = [(a, b) for a, b, _w in ROLLS if a != b]
+            mine = self.best_values(board, rolls, st, ply)
+            theirs = self.best_values(flip(board), rolls, st.flipped(), ply)
+            return mine[rolls.index((d1, d2))] - (sum(mine) - sum(theirs)) / 30.0
+        rolls = [(a, b) for a, b, _w in ROLLS]
+        vals = self.best_values(board, rolls, st, ply)
+        mean = sum(w * v for (_a, _b, w), v in zip(ROLLS, vals)) / 36.0
+        return vals[rolls.index((d1, d2))] - mean
 
     def cube(self, board, st: State) -> dict:
         """ND, DT, DP, optimal in EMG for the side on roll (gnubg's ``FindCubeDecision``)."""
