@@ -214,6 +214,10 @@ def test_cli_one_line_errors(tmp_path, tiny):
     _one_line_error(_cli(["--out", out]), "no data")
     _one_line_error(_cli([str(SNAPSHOT), "--out", out, "--family", "nosuch"]), "--family",
                     "nosuch")
+    _one_line_error(_cli([str(SNAPSHOT), "--out", out, "--source", "nosuch"]), "--source",
+                    "nosuch")
+    _one_line_error(_cli([str(SNAPSHOT), "--out", out, "--source", "bgsage-cubeful"]),
+                    "no training rows")
 
 
 def test_cli_trains_resumes_and_prints_a_summary(tmp_path):

@@ -45,13 +45,17 @@ import click
               help="Train only on the family's region (e.g. backgame): rows in it by families.py's "
                    "rule (either side) and rows labelled for it (its exit successors): a "
                    "specialist.")
+@click.option("--source", "sources", multiple=True,
+              help="Train only on rows of this source (data.SOURCES, e.g. bgsage-cubeful); "
+                   "repeatable.")
 @click.option("--max-minutes", type=click.FloatRange(min=0), default=None,
               help="Stop after the epoch that passes this wall time (rerun to resume).")
 @click.option("--png", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the loss curves (train and held-out) to this PNG.")
 @click.option("--quiet", is_flag=True, help="No per-epoch lines on stderr.")
 def train_cmd(data_files, out, init, bgsage, shared, exclude_ref, epochs, seed, hidden, lr, lr_decay,
-              batch, consistency, l2, which, family, max_minutes, png, quiet) -> None:
+              batch, consistency, l2, which, family, sources, max_minutes, png,
+              quiet) -> None:
     """Fit the network to the five rollout probabilities of DATA files (cross-entropy, Adam).
 
     Held-out tenth: data.is_holdout of each row's key.  Prints a JSON summary on stdout.
@@ -78,6 +82,11 @@ def train_cmd(data_files, out, init, bgsage, shared, exclude_ref, epochs, seed, 
                         if r.get("family") == family or in_family(family, r["board"])}
             except ValueError as exc:
                 raise click.ClickException(f"--family: {exc}") from None
+        if sources:
+            unknown = sorted(set(sources) - set(D.SOURCES))
+            if unknown:
+                raise click.ClickException(f"--source: {unknown[0]!r} (one of {', '.join(D.SOURCES)})")
+            rows = {k: r for k, r in rows.items() if r.get("source") in sources}
         ds = S.prepare(rows, exclude)
         nets = {"both": (0, 1), "contact": (0,), "race": (1,)}[which]
         summary = S.train(ds, out, init=init, epochs=epochs, seed=seed, hidden=hidden, lr=lr,
