@@ -163,3 +163,26 @@ def test_analyze_bad_input(tmp_path):
     assert r.exit_code == 1 and f"{bad}:5: game 1 move 1: illegal play" in r.output
     r = _run(["bg", "analyze", str(DATA / "gnubg_3pt.mat"), "--engine", "nosuch:ply=1"])
     assert r.exit_code == 1 and "unknown engine" in r.output
+
+
+def test_vectorised_match_cube_model_equals_the_scalar_one():
+    from playout.backgammon.analysis import match_cubeful_vec
+    from playout.backgammon.cube import _Score, match_cubeful
+
+    rng = np.random.default_rng(7)
+    n = 300
+    w = rng.uniform(0, 1, n)
+    g = w * rng.uniform(0, 0.4, n)
+    lg = (1 - w) * rng.uniform(0, 0.4, n)
+    P = np.stack([w, g, g * rng.uniform(0, 0.2, n), lg, lg * rng.uniform(0, 0.2, n)], axis=1)
+    P[:3] = [[1, 0, 0, 0, 0], [0, 0, 0, 1, 0.2], [0.5, 0, 0, 0, 0]]
+    x = rng.uniform(0.6, 0.7, n)
+    for length, score, cube, owner, crawford in [
+            (3, (0, 0), 1, "centered", False), (3, (0, 0), 2, "player", False),
+            (5, (4, 0), 1, "centered", True), (5, (4, 2), 1, "centered", False),
+            (7, (0, 4), 2, "opponent", False), (7, (2, 4), 4, "player", False),
+            (11, (3, 5), 1, "centered", False)]:
+        s = _Score(length - score[0], length - score[1], crawford)
+        v = match_cubeful_vec(P, s, cube, owner, x)
+        ref = [match_cubeful(P[i], s, cube, owner, x[i]) for i in range(n)]
+        assert np.allclose(v, ref, atol=1e-12, rtol=0), (length, score, cube, owner)

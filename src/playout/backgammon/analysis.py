@@ -135,6 +135,89 @@ def play_emg(p, after, st: State) -> float:
     return -opp.to_emg(v) if st.length else -v
 
 
+def _outcome_vec(s: _Score, k: int, winner: int, points: int, rates) -> np.ndarray:
+    g, bg = rates[winner]
+    return ((1.0 - g - bg) * s.mwc(k, winner, points) + g * s.mwc(k, winner, 2 * points)
+            + bg * s.mwc(k, winner, 3 * points))
+
+
+def _rates_vec(P):
+    w = P[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mine = (np.where(w > 0, (P[:, 1] - P[:, 2]) / w, 0.0), np.where(w > 0, P[:, 2] / w, 0.0))
+        lw = 1.0 - w
+        theirs = (np.where(lw > 0, (P[:, 3] - P[:, 4]) / lw, 0.0), np.where(lw > 0, P[:, 4] / lw, 0.0))
+    return mine, theirs
+
+
+def match_cubeful_vec(P, s: _Score, cube: int, owner: str, x) -> np.ndarray:
+    """:func:`playout.backgammon.cube.match_cubeful` for many probability rows at once
+    (``P`` float64[n, 5], ``x`` float64[n]); the same formulas, vectorised (equal to the
+    scalar version to 1e-12, ``tests/test_bg_analysis.py``)."""
+    P = np.asarray(P, dtype=np.float64)
+    rates = _rates_vec(P)
+    w = P[:, 0]
+    dead = _outcome_vec(s, 0, 0, cube, rates) * w + _outcome_vec(s, 0, 1, cube, rates) * (1 - w)
+    if not s.live_cube(cube):
+        return dead
+    # gnubg's GetPoints, as cube.match_cash_points
+    i, j = s.away[0] - 1, s.away[1] - 1
+    top, levels = cube, 0
+    while i >= 2 * top and j >= 2 * top:
+        levels += 1
+        top *= 2
+    cp = {}
+    for n in range(levels, -1, -1):
+        v = cube << n
+        prime = (2 * v if (i < 2 * v <= j) else v, 2 * v if (j < 2 * v <= i) else v)
+        for k in (0, 1):
+            o = 1 - k
+            dp = s.mwc(k, k, v)
+            if i < 2 * v or j < 2 * v:
+                dtl = _outcome_vec(s, k, o, 2 * prime[k], rates)
+                dtw = _outcome_vec(s, k, k, 2 * prime[k], rates)
+                cp[k, n] = (dtl - dp) / (dtl - dtw)
+            else:
+                rdp = s.mwc(k, o, 2 * v)
+                dtw = _outcome_vec(s, k, k, 2 * v, rates)
+                cp[k, n] = 1.0 - cp[o, n + 1] * (dp - dtw) / (rdp - dtw)
+    tg, cp_opp = cp[0, 0], cp[1, 0]
+    opp_tg = 1.0 - cp_opp
+    cash, opp_cash = s.mwc(0, 0, cube), s.mwc(0, 1, cube)
+    lose, win_ = _outcome_vec(s, 0, 1, cube, rates), _outcome_vec(s, 0, 0, cube, rates)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.where(opp_tg > 0, lose + (opp_cash - lose) * w / opp_tg, lose)
+        if owner == "centered":
+            mid = opp_cash + (cash - opp_cash) * (w - opp_tg) / (tg - opp_tg)
+            high = np.where(tg < 1, cash + (win_ - cash) * (w - tg) / (1 - tg), win_)
+            live = np.where(w <= opp_tg, low, np.where(w < tg, mid, high))
+        elif owner == "player":
+            a = np.where(tg > 0, lose + (cash - lose) * w / tg, lose)
+            b = np.where(tg < 1, cash + (win_ - cash) * (w - tg) / (1 - tg), win_)
+            live = np.where(w <= tg, a, b)
+        else:
+            b = opp_cash + (win_ - opp_cash) * (w - opp_tg) / (1 - opp_tg)
+            live = np.where(w <= opp_tg, low, b)
+    return dead * (1 - x) + live * x
+
+
+def play_emg_batch(P, afters, st: State) -> np.ndarray:
+    """:func:`play_emg` for many rows (match play vectorised; money per row)."""
+    P = np.asarray(P, dtype=np.float64)
+    if not st.length or len(P) == 0:
+        return np.array([play_emg(p, a, st) for p, a in zip(P, afters)])
+    opp = st.flipped()
+    Q = np.stack([1.0 - P[:, 0], P[:, 3], P[:, 4], P[:, 1], P[:, 2]], axis=1)
+    x = np.array([cube_efficiency(flip(a)) for a in afters])
+    s = opp.score_obj()
+    v = match_cubeful_vec(Q, s, opp.cube, opp.owner, x)
+    if opp.can_double():
+        dt = match_cubeful_vec(Q, s, 2 * opp.cube, "opponent", x)
+        v = np.maximum(v, np.minimum(dt, s.mwc(0, 0, opp.cube)))
+    hi, lo = s.mwc(0, 0, opp.cube), s.mwc(0, 1, opp.cube)
+    return -(2.0 * v - (hi + lo)) / (hi - lo)
+
+
 def _terminal_emg(r: int, st: State) -> float:
     if st.length:
         s = st.score_obj()
@@ -166,8 +249,7 @@ class Rater:
             boards = np.stack([results[i] for i in todo])
             probs = post_move_probs(self.ev, boards, ply)  # mover's view
             self.positions += len(todo)
-            for k, i in enumerate(todo):
-                out[i] = play_emg(probs[k], results[i], st)
+            out[todo] = play_emg_batch(probs, boards, st)
         return out
 
     def best_values(self, board, rolls, st: State, ply: int) -> list[float]:
