@@ -226,7 +226,7 @@ def test_search_resumes_across_kernel_calls_exactly():
     spec = get_domain("twenty48")
     root = compiled.state_array("twenty48", spec.factory().initial_state())
     dom = compiled.resolve("twenty48")
-    fixed = (float(spec.c), float(spec.discount), int(spec.depth), compiled.NO_LIMIT, False, np.zeros(1))
+    fixed = (float(spec.c), float(spec.discount), int(spec.depth), compiled.NO_LIMIT, False, np.zeros(1), False)
     tree = compiled._Tree(dom.n_actions, 2, 11)  # small: forces growth
     for n in (150, 250):
         tree.reserve(n)

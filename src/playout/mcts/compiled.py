@@ -90,8 +90,8 @@ def _zero_value(s):
 _d_legal = _d_step = _d_is_terminal = _d_to_play = _d_evaluate = _d_rollout_action = None
 
 
-def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, weights,
-                     child, visits, total, best, chooser, ndepth, path, path_r, rs, meta):
+def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, weights, normalize,
+                     child, visits, total, best, chooser, ndepth, path, path_r, rs, meta, qrange):
     """Run ``iterations`` more MCTS iterations from state array ``root``.
 
     The tree lives in the caller's arrays (node-indexed, capacity at least
@@ -102,6 +102,9 @@ def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, w
     stream, ``meta[0]`` the number of nodes in use (1: the root alone); both
     advance, so repeated calls continue one search.  ``heuristic``: simulate with
     the domain's ``rollout_action(s, acts, n, rs, weights)`` instead of uniformly.
+    ``normalize``: UCT compares means mapped to [0, 1] by ``qrange`` = [smallest,
+    largest] edge mean seen in the tree (0.5 while that range is empty), which the
+    backups widen (see :func:`search`, ``exploration``).
     """
     na = child.shape[1]
     acts = np.empty(na, dtype=np.int64)
@@ -143,9 +146,14 @@ def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, w
             log_n = math.log(visits[node]) if visits[node] > 1 else 0.0
             pick = -1
             pick_score = -np.inf
+            q_lo = qrange[0]
+            span = qrange[1] - qrange[0]
             for i in range(n):
                 ch = child[node, acts[i]]
-                sc = total[ch] / visits[ch] + c * math.sqrt(log_n / visits[ch])
+                q = total[ch] / visits[ch]
+                if normalize:
+                    q = (q - q_lo) / span if span > 0 else 0.5
+                sc = q + c * math.sqrt(log_n / visits[ch])
                 if sc > pick_score:
                     pick_score = sc
                     pick = i
@@ -184,6 +192,12 @@ def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, w
             total[nd] += mine
             if mine > best[nd]:
                 best[nd] = mine
+            if normalize:
+                q = total[nd] / visits[nd]
+                if q < qrange[0]:
+                    qrange[0] = q
+                if q > qrange[1]:
+                    qrange[1] = q
         visits[0] += 1
     meta[0] = nodes
 
@@ -203,6 +217,7 @@ class _Tree:
         self.path_r = np.empty(capacity, dtype=np.float64)
         self.rs = seed_state(seed)
         self.meta = np.ones(1, dtype=np.int64)
+        self.qrange = np.array([np.inf, -np.inf])  # smallest, largest edge mean (normalised UCT)
 
     @property
     def capacity(self) -> int:
@@ -226,7 +241,7 @@ class _Tree:
 
     def arrays(self) -> tuple:
         return (self.child, self.visits, self.total, self.best, self.chooser, self.ndepth, self.path,
-                self.path_r, self.rs, self.meta)
+                self.path_r, self.rs, self.meta, self.qrange)
 
 
 def resolve(domain: CompiledDomain | str) -> CompiledDomain:
@@ -406,9 +421,12 @@ def search_array(
     max_tree_depth: int | None = None,
     policy: str = "uniform",
     seconds: float | None = None,
+    exploration: str = "anchor",
 ) -> SearchResult:
     """:func:`search` from a state array (see :func:`state_array`)."""
     dom = resolve(domain)
+    if exploration not in EXPLORATIONS:
+        raise ValueError(f"exploration must be one of {', '.join(EXPLORATIONS)}, got {exploration!r}")
     if policy not in ("uniform", "heuristic"):
         raise ValueError(f"policy must be 'uniform' or 'heuristic', got {policy!r}")
     if policy == "heuristic" and dom.rollout_action is None:
@@ -437,7 +455,8 @@ def search_array(
     limit = NO_LIMIT if iterations is None else int(iterations)
     first = limit if seconds is None else min(limit, 32)
     tree = _Tree(dom.n_actions, first + 1, int(seed) & 0x7FFFFFFFFFFFFFFF)
-    fixed = (root, float(c), float(discount), int(depth), mtd, policy == "heuristic", weights)
+    fixed = (root, float(c), float(discount), int(depth), mtd, policy == "heuristic", weights,
+             exploration == "normalized")
 
     kernel = _entry(dom, (fixed[0], first, *fixed[1:], *tree.arrays()))  # compile outside the clock
 
@@ -476,6 +495,10 @@ def search_array(
 
 #: the library's settings for a domain that names none (``playout solve``'s for user MDPs)
 DEFAULT_C, DEFAULT_DISCOUNT, DEFAULT_DEPTH = 1.4, 1.0, 1000
+#: UCT's constant on normalised means when ``c`` is not given (the Python solvers' default,
+#: measured on the built-ins at 1,000 iterations; see :mod:`playout.mcts.solver`)
+NORMALIZED_C = 0.5
+EXPLORATIONS = ("anchor", "normalized")
 
 
 def search(
@@ -490,6 +513,7 @@ def search(
     policy: str = "uniform",
     anchor_terminal: bool = False,
     seconds: float | None = None,
+    exploration: str = "anchor",
 ) -> SearchResult:
     """Compiled MCTS from a domain state; the same result type as the Python solvers.
 
@@ -515,6 +539,14 @@ def search(
             e.g. Reversi's weight table) simulation.
         anchor_terminal: 2048 only: end a game on a full grid or a 2048 tile
             (mctreesearch4j's rule) instead of when no move is left.
+        exploration: ``"anchor"`` (default here: mctreesearch4j's UCT on raw
+            means, like-for-like with the anchor) or ``"normalized"``: UCT on
+            means mapped to [0, 1] by the smallest and largest edge mean seen in
+            the tree (MuZero's ``MinMaxStats``, Schrittwieser et al. 2020, App. B;
+            mctx's min-max ``qtransform`` idea; 0.5 while the range is empty), the
+            rule of the Python solvers' ``exploration="normalized"``; then ``c``
+            defaults to 0.5 instead of the domain's.  The reported exploration
+            terms stay ``c sqrt(ln N / n)``.
 
     Returns:
         :class:`~playout.mcts.result.SearchResult` with actions in the domain's
@@ -525,6 +557,8 @@ def search(
         field), bad option, or a terminal root state.
     """
     dom = resolve(domain)
+    if c is None and exploration == "normalized":
+        c = NORMALIZED_C
     c = (dom.c if dom.c is not None else DEFAULT_C) if c is None else c
     discount = (dom.discount if dom.discount is not None else DEFAULT_DISCOUNT) if discount is None else discount
     depth = (dom.depth if dom.depth is not None else DEFAULT_DEPTH) if depth is None else depth
@@ -540,7 +574,8 @@ def search(
         root = state
     else:
         root = state_array(dom, state, anchor_terminal=anchor_terminal)
-    return search_array(dom, root, iterations, c, discount, depth, seed, max_tree_depth, policy, seconds)
+    return search_array(dom, root, iterations, c, discount, depth, seed, max_tree_depth, policy, seconds,
+                        exploration)
 
 
 def known_domains() -> list[str]:
