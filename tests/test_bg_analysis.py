@@ -186,3 +186,18 @@ def test_vectorised_match_cube_model_equals_the_scalar_one():
         v = match_cubeful_vec(P, s, cube, owner, x)
         ref = [match_cubeful(P[i], s, cube, owner, x[i]) for i in range(n)]
         assert np.allclose(v, ref, atol=1e-12, rtol=0), (length, score, cube, owner)
+
+
+@pytest.mark.parametrize("spec", ["ours:ply=1", "bgsage:ply=1"])
+def test_other_engines_find_gnubgs_blunder(spec, request):
+    """Bob's 53 in game 2 (13/8 6/3*), gnubg 0-ply: 0.400 EMG worse than 8/3* 6/3.  Every
+    engine prefers gnubg's play there and rates Bob's checker play worse than Alice's."""
+    if spec.startswith("bgsage"):
+        request.getfixturevalue("bgsage")
+    r = _run(["bg", "analyze", str(DATA / "gnubg_money.mat"), "--engine", spec, "--json", "--no-luck"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    x = next(q for q in d["decisions"] if (q["game"], q["move"]) == (2, 6))
+    assert x["best"] == "8/3* 6/3" and x["error"] > 0.16
+    a, b = d["players"]
+    assert b["checker_error_rate_memg"] > 3 * a["checker_error_rate_memg"]

@@ -27,6 +27,7 @@ Definitions follow GNU Backgammon 1.07's ``analysis.c`` (``AnalyzeMove``,
   rolls of either side, gnubg's ``LuckFirst``); evaluated at the engine's raw (XG 1-ply)
   level as gnubg's ``ecLuck`` is 0-ply.  Luck rate = 1000 x total luck / rolls.
 
+Beavers and the answers to them are not rated (nor are they by gnubg 1.07's analysis).
 Money errors are in EMG per unit cube (as gnubg's mEMG); ``error_points`` gives them in
 points (x cube), match errors also in MWC (``error_mwc``).
 """
@@ -428,6 +429,9 @@ def analyze(match: Match, rater: Rater, *, luck: bool = True, progress=None) -> 
                     decisions.append(_decision(base, kind, board, st, None, made, best, cd, err, m))
             elif a.kind == "double":
                 pending = None  # a double gnubg would not analyse (e.g. a dead cube)
+            if a.kind == "beaver":
+                pending = None  # gnubg 1.07 does not analyse beavers (nor the answer to one)
+                continue
             if a.kind in ("take", "drop") and pending is not None:
                 cd, dst, dboard = pending
                 s = stats[p]
