@@ -381,8 +381,8 @@ def analyze(match: Match, rater: Rater, *, luck: bool = True, progress=None) -> 
     Returns ``{"players": [...], "decisions": [...], "games": [...]}``: per player the rates
     of the module docstring, per decision its game, move, player, kind (``checker``,
     ``cube``, ``double``, ``take``, ``drop``), position ID, match ID, XGID, play made, best play,
-    equities and error (EMG; ``error_mwc`` in match play), mark; per game the equity /
-    MWC of player 0 after each action (for graphs).
+    equities and error (EMG; ``error_mwc`` in match play), mark; per game the equity (EMG)
+    and, in match play, the MWC of player 0 after each checker play (for graphs).
     """
     stats = [PlayerStats(match.players[0]), PlayerStats(match.players[1])]
     decisions: list[dict] = []
@@ -478,7 +478,11 @@ def analyze(match: Match, rater: Rater, *, luck: bool = True, progress=None) -> 
                 d.update(equity_played=round(float(vals[k]), 6), equity_best=round(float(vals[ib]), 6),
                          luck=round(lk, 6), candidates=len(results))
                 decisions.append(d)
-                curve.append({"move": mi, "player": p, "equity_p0": round(float(vals[k] if p == 0 else -vals[k]), 6)})
+                pt = {"move": mi, "player": p, "equity_p0": round(float(vals[k] if p == 0 else -vals[k]), 6)}
+                if match.length:
+                    w = st.to_mwc(float(vals[k]))
+                    pt["mwc_p0"] = round(w if p == 0 else 1.0 - w, 6)
+                curve.append(pt)
             else:
                 curve.append({"move": mi, "player": p, "equity_p0": None})
             if progress:

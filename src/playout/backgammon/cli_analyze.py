@@ -67,15 +67,20 @@ def analyze_cmd(match_path: Path, engine: str, as_json: bool, out_path, top: int
                    f"-{d['error']:.3f} {d['mark']}  {d['position_id']}:{d['match_id']}  {d['xgid']}")
 
 
-def _curve_svg(curve, w=480, h=120) -> str:
-    pts = [(i, c["equity_p0"]) for i, c in enumerate(curve) if c["equity_p0"] is not None]
+def _curve_svg(curve, w=480, h=120, key="equity_p0") -> str:
+    """A line graph of ``key`` over a game's plays (EMG in [-1, 1] or wider; MWC in [0, 1])."""
+    pts = [(i, c[key]) for i, c in enumerate(curve) if c.get(key) is not None]
     if len(pts) < 2:
         return ""
     n = max(p[0] for p in pts) or 1
-    lo, hi = min(-1.0, min(p[1] for p in pts)), max(1.0, max(p[1] for p in pts))
+    if key == "mwc_p0":
+        lo, hi = 0.0, 1.0
+    else:
+        lo, hi = min(-1.0, min(p[1] for p in pts)), max(1.0, max(p[1] for p in pts))
+    mid = 0.5 if key == "mwc_p0" else 0.0
     xy = " ".join(f"{5 + (w - 10) * i / n:.1f},{h - 5 - (h - 10) * (v - lo) / (hi - lo):.1f}"
                   for i, v in pts)
-    zero = h - 5 - (h - 10) * (0 - lo) / (hi - lo)
+    zero = h - 5 - (h - 10) * (mid - lo) / (hi - lo)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}">'
             f'<rect width="{w}" height="{h}" fill="#fafafa" stroke="#ccc"/>'
             f'<line x1="5" x2="{w - 5}" y1="{zero:.1f}" y2="{zero:.1f}" stroke="#999"/>'
@@ -117,11 +122,12 @@ def html_report(match, report: dict, *, top: int = 10) -> str:
                      f"{e(d['kind'])} {e(d['dice'] or '')} played <b>{e(d['play'])}</b>, best "
                      f"<b>{e(d['best'])}</b>, error {d['error']:.3f} {e(d['mark'])}<br>"
                      f"<code>{e(d['position_id'])}:{e(d['match_id'])}</code> <code>{e(d['xgid'])}</code></p>{svg}</div>")
-    parts.append("<h2>Equity per game (player 0, EMG after each checker play)</h2>")
+    what = "match winning chances" if match.length else "equity (EMG)"
+    parts.append(f"<h2>{e(match.players[0])}'s {what} per game, after each checker play</h2>")
     for g in report["games"]:
         parts.append(f"<p>game {g['game']} (score {g['score'][0]}-{g['score'][1]}"
                      f"{', Crawford' if g['crawford'] else ''}; won by "
                      f"{e(ps[g['winner']]['name']) if g['winner'] is not None else '-'}, {g['points']} pt)</p>"
-                     + _curve_svg(g["curve"]))
+                     + _curve_svg(g["curve"], key="mwc_p0" if match.length else "equity_p0"))
     parts.append("</body></html>")
     return "\n".join(parts)
