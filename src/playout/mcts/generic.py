@@ -160,7 +160,7 @@ class GenericSolver(Solver[S, A]):
                 node.total += mine
                 if mine > node.max_reward:
                     node.max_reward = mine
-                self.observe_q(node.total / node.visits)
+                self.observe_q(mine)
             node = node.parent
 
     def root_statistics(self) -> list[ActionStats]:

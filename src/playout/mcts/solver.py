@@ -17,10 +17,16 @@ Tree policy, priors and leaf values
 ``exploration`` chooses the scale of the values the tree policy compares:
 
 * ``"normalized"`` (the default): every mean ``Q`` is mapped to ``[0, 1]`` by the
-  smallest and largest edge means seen anywhere in the tree so far (MuZero's
-  ``MinMaxStats``, Schrittwieser et al. 2020, Appendix B; mctx's min-max
-  ``qtransform`` idea), so one constant ``C`` works whatever the reward scale
-  (Push Your Luck pays up to 720 a cash-out, 2048 about 10 a step, Connect 4 1);
+  smallest and largest returns backed up through any edge of the tree so far
+  (MuZero's ``MinMaxStats``, Schrittwieser et al. 2020, Appendix B, which tracks
+  node values; mctx's min-max ``qtransform`` idea), so one constant ``C`` works
+  whatever the reward scale (Push Your Luck pays up to 720 a cash-out, 2048 about
+  10 a step, Connect 4 1) and UCB1's rewards-in-[0, 1] premise holds.  Returns,
+  not means: in a two-armed bandit the means' range is the gap between the arms,
+  which makes any gap look like 1 and locks in early (a user MDP paying 5 or
+  10-or-0 chose wrong on 3 seeds of 10 with means, 2 of 20 with returns);
+  in a grown tree the two ranges nearly coincide (a new node's first mean is its
+  first return);
 * ``"anchor"``: raw means, mctreesearch4j's rule, for like-for-like benchmarks
   with the anchor's per-domain constants (:data:`playout.domains.DOMAINS`).
 
@@ -181,7 +187,7 @@ class Solver(ABC, Generic[S, A]):
         self.dirichlet_fraction = float(dirichlet_fraction)
         self.value_fn = value_fn
         self.rollout_weight = float(rollout_weight)
-        #: smallest and largest edge mean seen in the tree (``"normalized"`` exploration).
+        #: smallest and largest return backed up through an edge (``"normalized"`` exploration).
         self.q_min = math.inf
         self.q_max = -math.inf
         self.discount = float(discount_factor)
@@ -247,7 +253,8 @@ class Solver(ABC, Generic[S, A]):
 
     # -- tree policy: value scale, UCT / PUCT ------------------------------
     def observe_q(self, q: float) -> None:
-        """Widen the tree's observed range of edge means by ``q``."""
+        """Widen the tree's observed range of values by ``q`` (a return backed up
+        through an edge, in its chooser's frame)."""
         if q < self.q_min:
             self.q_min = q
         if q > self.q_max:
