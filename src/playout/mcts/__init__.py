@@ -10,10 +10,10 @@ from playout.mcts.compiled_domain import CompiledDomain
 from playout.mcts.generic import ActionNode, GenericSolver
 from playout.mcts.policies import RolloutPolicy, UniformPolicy
 from playout.mcts.result import ActionStats, SearchResult
-from playout.mcts.solver import Solver
+from playout.mcts.solver import EXPLORATIONS, PriorFn, Solver, ValueFn
 from playout.mcts.stateful import Edge, StatefulSolver, StateNode
 
 __all__ = [
     "ActionNode", "ActionStats", "CompiledDomain", "Edge", "GenericSolver", "RolloutPolicy", "SearchResult",
-    "Solver", "StatefulSolver", "StateNode", "UniformPolicy",
+    "Solver", "StatefulSolver", "StateNode", "UniformPolicy", "EXPLORATIONS", "PriorFn", "ValueFn",
 ]
