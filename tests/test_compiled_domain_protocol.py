@@ -179,3 +179,22 @@ def test_cli_broken_compiled_domain_is_one_line(tmp_path):
 def test_state_must_be_one_dimensional():
     with pytest.raises(ValueError, match="1-D int64 array, got shape"):
         compiled.search(U.DOMAIN, np.zeros((2, 52), dtype=np.int64), 10)
+
+
+def test_an_edited_domain_drops_the_caches_of_its_earlier_versions():
+    kernel = compiled.kernel_for(U.DOMAIN)
+    folder = Path(kernel._cache._cache_path)
+    name = kernel.py_func.__name__  # _search_kernel_user_connect4_<16 hex digits of its sources>
+    assert name.startswith("_search_kernel_user_connect4_") and len(name.rsplit("_", 1)[1]) == 16
+    old = [folder / f"compiled._search_kernel_user_connect4_{'0' * 16}-93.py311.nbi",
+           folder / f"compiled._search_kernel_user_connect4_{'0' * 16}-93.py311.1.nbc"]
+    keep = [folder / f"compiled._search_kernel_user_connect4_bits_{'0' * 16}-93.py311.nbi",  # another domain
+            folder / f"compiled.{name}-93.py311.nbi.keep"]
+    try:
+        for f in old + keep:
+            f.write_bytes(b"")
+        assert compiled._drop_superseded_caches(kernel) == 2
+        assert not any(f.exists() for f in old) and all(f.exists() for f in keep)
+    finally:
+        for f in old + keep:
+            f.unlink(missing_ok=True)

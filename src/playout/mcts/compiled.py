@@ -330,6 +330,26 @@ def kernel_for(domain: CompiledDomain | str) -> Any:
     return got
 
 
+def _drop_superseded_caches(kernel: Any) -> int:
+    """Delete the on-disk caches of earlier versions of ``kernel``'s domain (same domain name,
+    another source hash: the domain was edited), so edits do not pile up files.  Returns the
+    number of files removed; errors (a read-only or shared cache folder) are ignored."""
+    m = re.fullmatch(r"(_search_kernel_\w*?)_([0-9a-f]{16})", kernel.py_func.__name__)
+    folder = getattr(getattr(kernel, "_cache", None), "_cache_path", None)
+    if m is None or folder is None:
+        return 0
+    pattern = re.compile(rf"compiled\.{re.escape(m.group(1))}_(?!{m.group(2)})[0-9a-f]{{16}}-\d+\.py\d+\w*\.(\d+\.nbc|nbi)")
+    removed = 0
+    try:
+        for f in Path(folder).iterdir():
+            if pattern.fullmatch(f.name):
+                f.unlink()
+                removed += 1
+    except OSError:
+        pass
+    return removed
+
+
 def _explain_compile_error(dom: CompiledDomain, exc: Exception) -> ValueError:
     """One line naming the primitive that does not compile for the kernel's argument types."""
     from numba import types as nt
@@ -373,7 +393,7 @@ def _entry(dom: CompiledDomain, args: tuple) -> Any:
             fn = kernel
         else:
             sig = tuple(typeof(a) for a in args)
-            announce_compile(f"the MCTS search kernel for {dom.name}", "2-10 s", kernel, sig=sig)
+            cold = announce_compile(f"the MCTS search kernel for {dom.name}", "2-10 s", kernel, sig=sig)
             try:
                 fn = kernel.compile(sig)
             except Exception as exc:  # noqa: BLE001 - numba's errors are many lines
@@ -382,6 +402,8 @@ def _entry(dom: CompiledDomain, args: tuple) -> Any:
                 if not isinstance(exc, NumbaError):
                     raise
                 raise _explain_compile_error(dom, exc) from None
+            if cold:
+                _drop_superseded_caches(kernel)
         _ENTRY[kernel] = fn
     return fn
 
