@@ -111,6 +111,13 @@ def test_written_database_is_the_model_cell_for_cell(tmp_path):
     assert db.values.max() == tune.MAX_DB_VALUE
 
 
+def test_power_flattens_but_keeps_the_ranking():
+    m = _model()
+    g, h = m.cell_gammas(), m.power(0.5).cell_gammas()
+    np.testing.assert_allclose(h, np.sqrt(g))
+    assert (np.argsort(g.ravel(), kind="stable") == np.argsort(h.ravel(), kind="stable")).all()
+
+
 def test_base_database_answers_for_unseen_shapes(tmp_path):
     m = _model()
     eye = int(geometry_classes().index_class[sum(1 << (2 * i) for i in range(8))])  # own stones all round
@@ -304,3 +311,31 @@ def test_gnugo_seed_makes_a_game_repeatable(tmp_path):
     ma = read_game(a["files"][0]).board.moves
     mb = read_game(b["files"][0]).board.moves
     assert ma == mb and len(ma) > 10
+
+
+def test_selfplay_commands_regenerate_the_collections(tmp_path):
+    files = [f"gnugo-l10-9x9-s1-{i:05d}.sgf" for i in (0, 4, 2)] + ["ours-p300-9x9-s2-00000.sgf",
+                                                                     "other.sgf"]
+    assert tune._selfplay_commands("G", files) == [
+        "playout go selfplay G --games 5 --size 9 --level 10 --seed 1",
+        "playout go selfplay G --games 1 --size 9 --engine ours --playouts 300 --seed 2",
+    ]
+
+
+TUNED_V1 = Path(__file__).resolve().parents[1] / "src/playout/go/data/mc_tuned_v1.db"
+
+
+@pytest.mark.skipif(not TUNED_V1.is_file(), reason="no committed mc_tuned_v1.db")
+def test_committed_tuned_database_loads_and_says_how_it_was_made():
+    db = load_patterns(TUNED_V1)
+    head = TUNED_V1.read_text().splitlines()[:14]
+    assert any("command: playout go tune-patterns" in h for h in head)
+    assert any("games made by: playout go selfplay" in h and "--level 10" in h for h in head)
+    assert db.cells_per_value()[0] == 4352  # the own-eye cells, as in mc_uniform
+    assert db.values.max() == tune.MAX_DB_VALUE
+    if GNUGO is not None:
+        gtp = "boardsize 9\nclear_board\nplay b E5\ngenmove w\nquit\n"
+        r = subprocess.run([GNUGO, "--mode", "gtp", "--monte-carlo", "--level", "1",
+                            "--mc-games-per-level", "100", "--mc-load-patterns", str(TUNED_V1)],
+                           input=gtp, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0 and "= " in r.stdout.split("\n\n")[3]

@@ -300,6 +300,12 @@ class Model:
     sweeps: int
     loglik: float
 
+    def power(self, exponent: float) -> "Model":
+        """The model with every gamma raised to ``exponent`` (< 1 flattens the playout
+        distribution: a temperature; the move ranking is unchanged)."""
+        return Model(self.shape ** exponent, self.tactical ** exponent,
+                     self.context ** exponent, self.seen, self.sweeps, self.loglik)
+
     def cell_gammas(self) -> np.ndarray:
         """float64[1107, 256]: the model's gamma of every (class, code) cell."""
         codes = np.arange(256)
@@ -498,13 +504,34 @@ def cross_validate(files: Sequence[str | Path], folds: int = 10, iterations: int
     return report
 
 
+def _selfplay_commands(games_dir, files) -> list[str]:
+    """``playout go selfplay`` command lines that regenerate the collections named in
+    ``files`` (names as :mod:`playout.go.selfplay` writes them; other names give none)."""
+    import re
+
+    top: dict[tuple, int] = {}
+    for f in files:
+        m = re.fullmatch(r"(gnugo-l(\d+)|ours-p(\d+))-(\d+)x\d+-s(\d+)-(\d+)", Path(f).stem)
+        if m:
+            key = (m.group(2), m.group(3), m.group(4), m.group(5))
+            top[key] = max(top.get(key, 0), int(m.group(6)) + 1)
+    out = []
+    for (level, playouts, size, seed), n in sorted(top.items(), key=lambda kv: str(kv[0])):
+        engine = f"--level {level}" if level else f"--engine ours --playouts {playouts}"
+        out.append(f"playout go selfplay {games_dir} --games {n} --size {size} {engine} "
+                   f"--seed {seed}")
+    return out
+
+
 def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
-         iterations: int = 300, command: str | None = None, log=None, cv: int = 0) -> dict:
+         iterations: int = 300, command: str | None = None, log=None, cv: int = 0,
+         exponent: float = 1.0) -> dict:
     """Train on the training games of ``games_dir`` (:func:`playout.go.selfplay.split_files`),
     write the database ``out`` and return a report: games and positions, MM sweeps, rules, and
     :func:`prediction` on the held-out games for the tuned database and the three built-ins
     (and ``base`` if it is a file); with ``cv`` >= 2 also :func:`cross_validate` over all the
-    games in ``cv`` folds (``"cross_validation"``).  Raises ``ValueError`` (one line) for a missing folder,
+    games in ``cv`` folds (``"cross_validation"``).  ``exponent``: the gammas written are
+    raised to it (:meth:`Model.power`).  Raises ``ValueError`` (one line) for a missing folder,
     :class:`playout.go.sgf.SgfError` for a bad record."""
     from playout.go.patterns import BUILTIN_NAMES
     from playout.go.selfplay import split_files
@@ -516,9 +543,12 @@ def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
     held = extract_positions(held_files)
     say(f"{train.n_positions} training positions, {held.n_positions} held-out; fitting")
     model = fit(train, iterations)
+    if exponent != 1.0:
+        model = model.power(exponent)
     base_db = load_patterns(base) if base else None
     seeds = sorted({f.name.rsplit("-", 1)[0] for f in train_files + held_files})
-    cmd = command or shlex.join(["playout", "go", "tune-patterns", *sys.argv[1:]])
+    made = _selfplay_commands(games_dir, train_files + held_files)
+    cmd = command or shlex.join(["playout", *sys.argv[1:]])
     header = [
         f"{Path(out).name} -- pattern values learned by playout go tune-patterns",
         "",
@@ -529,9 +559,10 @@ def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
         f"  positions: {train.n_positions} (each: the move played vs all legal moves)",
         f"  MM sweeps: {model.sweeps}, log-likelihood per move {model.loglik:.4f}",
         f"  command: {cmd}",
+        *[f"  games made by: {m}" for m in made],
         "Features: tactical key (ocap, xcap, near, osafe) for captures and strings in atari;",
-        "otherwise 3x3 shape x (near, osafe). Values = gamma x one scale (max "
-        f"{MAX_DB_VALUE:,}).",
+        "otherwise 3x3 shape x (near, osafe). Values = gamma"
+        + (f"^{exponent:g}" if exponent != 1.0 else "") + f" x one scale (max {MAX_DB_VALUE:,}).",
         "Part of playout (MIT licence); GNU Go 3.8's Monte Carlo pattern format.",
     ]
     n_rules = write_database(model, out, header, base_db)
