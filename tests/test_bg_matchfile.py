@@ -149,3 +149,34 @@ def test_a_written_match_from_code(tmp_path):
     assert "31: 8/5 6/5" in text and "Doubles => 2" in text and "Drops" in text
     back = parse_mat(text)
     assert back.games[0].winner == 1 and back.games[0].points == 1
+
+
+def test_beaver_as_gnubg_writes_it():
+    """gnubg 1.07 (``set beavers 3``; ``double``, ``beaver``, then both sides gnubg 0-ply):
+    ``Doubles => 2`` / ``Beavers => 4`` with no take after it, the beaverer (root, player 1)
+    owning the 4-cube; it redoubles to 8 at row 14 and gnubg drops: root wins 4 points."""
+    for name in ("gnubg_money_beaver.mat", "gnubg_money_beaver.sgf"):
+        m = read_match(DATA / name)
+        g = m.games[0]
+        kinds = [(a.player, a.kind, a.value) for a in g.actions if a.kind != "move"]
+        assert kinds == [(0, "double", 2), (1, "beaver", 4), (1, "double", 8), (0, "drop", 0)], name
+        assert (g.winner, g.points) == (1, 4), name
+    assert _key(read_mat(DATA / "gnubg_money_beaver.mat")) == _key(
+        read_sgf(DATA / "gnubg_money_beaver.sgf"))
+    # our writer gives gnubg's rows back: no take after the beaver
+    text = format_mat(read_mat(DATA / "gnubg_money_beaver.mat"))
+    assert "Beavers => 4" in text and "Takes" not in text
+
+
+def test_beaver_written_as_gnubg_writes_it(tmp_path):
+    m = read_match(DATA / "gnubg_money_beaver.mat")
+    write_sgf(m, tmp_path / "b.sgf")
+    text = (tmp_path / "b.sgf").read_text()
+    assert ";W[double]\n;B[double]\n;W[take]\n" in text  # gnubg's own spelling of a beaver
+    assert _key(read_sgf(tmp_path / "b.sgf")) == _key(m)
+    exe = _gnubg_cli()
+    out = subprocess.run([exe, "-t", "-q"], input=f"load match {tmp_path / 'b.sgf'}\n"
+                         f"export match mat {tmp_path / 'g.mat'}\n", capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0
+    assert _key(read_mat(tmp_path / "g.mat")) == _key(m)

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
@@ -547,34 +546,12 @@ def to_record(m: BgMatch, players=("human", "playout")):
                 out.actions.append(mf.Action(a.player, a.kind, value=a.cube or 0))
             elif a.kind == "beaver":
                 out.actions.append(mf.Action(a.player, "beaver", value=a.cube))
-                if _beaver_needs_take():
-                    out.actions.append(mf.Action(1 - a.player, "take"))
             elif a.kind == "resign":
                 out.actions.append(mf.Action(a.player, "resign", value=_resign_level(m, g, a)))
         if g.winner is None:
             out.points = 0
         rec.games.append(out)
     return rec
-
-
-@lru_cache(maxsize=1)
-def _beaver_needs_take() -> bool:
-    """Whether :func:`playout.backgammon.matchfile.replay` wants a ``take`` after a beaver.
-
-    gnubg 1.07 writes none (``Doubles => 2`` / ``Beavers => 4``, then the doubler's roll: the
-    beaverer owns the 4-cube; seen with ``export match mat`` after ``double``, ``beaver``,
-    ``accept``); the matchfile module of this writing waits for one.
-    """
-    from playout.backgammon import matchfile as mf
-
-    g = mf.Game(actions=[mf.Action(0, "move", dice=(3, 1), play="8/5 6/5"),
-                         mf.Action(1, "double", value=2), mf.Action(0, "beaver", value=4),
-                         mf.Action(1, "move", dice=(5, 2), play="13/8 24/22")])
-    try:
-        mf.replay(mf.Match(games=[g]))
-    except ValueError:
-        return True
-    return False
 
 
 def _resign_level(m: BgMatch, g: GameRecord, a: Action) -> int:

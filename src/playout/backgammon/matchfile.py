@@ -25,7 +25,10 @@ Formats (checked against files GNU Backgammon 1.07 writes with ``export match ma
   ``RE[W+2]`` (``RE[W+8R]``: won by resignation); move nodes ``W[52mhxv]``: the dice then one letter pair per checker step,
   letters ``a``..``x`` = points numbered from player 0's side (player 0's point ``p`` is
   ``chr(96 + p)``, player 1's is ``chr(121 - p)``), ``y`` the bar, ``z`` off;
-  ``W[double]``, ``B[take]``, ``B[drop]``, ``B[beaver]``.  Analysis properties are ignored.
+  ``W[double]``, ``B[take]``, ``B[drop]``; a beaver is written ``W[double]`` ``B[double]``
+  ``W[take]`` (the taker redoubles, the doubler accepts; ``B[beaver]`` is read too).
+  Analysis properties are ignored.  A beaver (both formats) leaves the beaverer owning the
+  redoubled cube (gnubg 1.07; no raccoons).
 """
 
 from __future__ import annotations
@@ -270,10 +273,12 @@ def replay(match: Match) -> Match:
             elif a.kind == "beaver":
                 if pending is None or pending[0] == a.player:
                     raise _err(path, line, gi, mi, "a beaver without a double to answer")
-                pending = (a.player, 2 * pending[1])
-                cube = pending[1] // 2  # the take is implied; the beaverer redoubles at once
-                owner = a.player
-                a.value = a.value or pending[1]
+                # gnubg 1.07: the beaverer takes and redoubles at once and keeps the cube; the
+                # doubler has no answer to give (``Doubles => 2`` / ``Beavers => 4``, then the
+                # doubler's roll; no raccoons)
+                cube, owner = 2 * pending[1], a.player
+                pending = None
+                a.value = a.value or cube
             elif a.kind == "take":
                 if pending is None or pending[0] == a.player:
                     raise _err(path, line, gi, mi, "a take without a double to answer")
@@ -596,7 +601,16 @@ def parse_sgf(text: str, path: str = "<sgf>") -> Match:
                 if color not in props:
                     continue
                 v = props[color][0].strip().lower()
-                if v in ("double", "take", "drop", "beaver"):
+                prev = game.actions[-1] if game.actions else None
+                if (v == "double" and prev is not None and prev.kind == "double"
+                        and prev.player != player):
+                    # gnubg 1.07 writes a beaver as the taker's redouble while the double is
+                    # pending (W[double] B[double]), then the doubler's take (W[take])
+                    game.actions.append(Action(player, "beaver", line=nl))
+                elif (v == "take" and prev is not None and prev.kind == "beaver"
+                        and prev.player != player):
+                    pass  # the doubler's acceptance of the beaver: no answer to record
+                elif v in ("double", "take", "drop", "beaver"):
                     game.actions.append(Action(player, v, line=nl))
                 elif v.startswith("resign"):
                     pass
@@ -643,7 +657,10 @@ def format_sgf(match: Match) -> str:
                 steps = play_steps(a.before, a.after, a.dice) or []
                 mv = "".join(_sgf_letter(s, a.player) + _sgf_letter(d, a.player) for s, d, _ in steps)
                 nodes.append(f";{c}[{a.dice[0]}{a.dice[1]}{mv}]")
-            elif a.kind in ("double", "take", "drop", "beaver"):
+            elif a.kind == "beaver":  # as gnubg 1.07: the taker redoubles, the doubler takes
+                nodes.append(f";{c}[double]")
+                nodes.append(f";{'WB'[1 - a.player]}[take]")
+            elif a.kind in ("double", "take", "drop"):
                 nodes.append(f";{c}[{a.kind}]")
         trees.append("\n".join(nodes) + ")")
     return "\n".join(trees) + "\n"
