@@ -103,8 +103,8 @@ def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, w
     advance, so repeated calls continue one search.  ``heuristic``: simulate with
     the domain's ``rollout_action(s, acts, n, rs, weights)`` instead of uniformly.
     ``normalize``: UCT compares means mapped to [0, 1] by ``qrange`` = [smallest,
-    largest] edge mean seen in the tree (0.5 while that range is empty), which the
-    backups widen (see :func:`search`, ``exploration``).
+    largest] return backed up through an edge of the tree (0.5 while that range is
+    empty), which the backups widen (see :func:`search`, ``exploration``).
     """
     na = child.shape[1]
     acts = np.empty(na, dtype=np.int64)
@@ -192,12 +192,11 @@ def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, w
             total[nd] += mine
             if mine > best[nd]:
                 best[nd] = mine
-            if normalize:
-                q = total[nd] / visits[nd]
-                if q < qrange[0]:
-                    qrange[0] = q
-                if q > qrange[1]:
-                    qrange[1] = q
+            if normalize:  # the range of the returns backed up through an edge
+                if mine < qrange[0]:
+                    qrange[0] = mine
+                if mine > qrange[1]:
+                    qrange[1] = mine
         visits[0] += 1
     meta[0] = nodes
 
@@ -517,9 +516,9 @@ def search_array(
 
 #: the library's settings for a domain that names none (``playout solve``'s for user MDPs)
 DEFAULT_C, DEFAULT_DISCOUNT, DEFAULT_DEPTH = 1.4, 1.0, 1000
-#: UCT's constant on normalised means when ``c`` is not given (the Python solvers' default,
-#: measured on the built-ins at 1,000 iterations; see :mod:`playout.mcts.solver`)
-NORMALIZED_C = 0.5
+#: UCT's constant on normalised means when ``c`` is not given: the Python solvers' default
+#: (``Solver(exploration="normalized")``, measured there; keep the two equal)
+NORMALIZED_C = 1.0
 EXPLORATIONS = ("anchor", "normalized")
 
 
@@ -563,12 +562,13 @@ def search(
             (mctreesearch4j's rule) instead of when no move is left.
         exploration: ``"anchor"`` (default here: mctreesearch4j's UCT on raw
             means, like-for-like with the anchor) or ``"normalized"``: UCT on
-            means mapped to [0, 1] by the smallest and largest edge mean seen in
-            the tree (MuZero's ``MinMaxStats``, Schrittwieser et al. 2020, App. B;
-            mctx's min-max ``qtransform`` idea; 0.5 while the range is empty), the
-            rule of the Python solvers' ``exploration="normalized"``; then ``c``
-            defaults to 0.5 instead of the domain's.  The reported exploration
-            terms stay ``c sqrt(ln N / n)``.
+            means mapped to [0, 1] by the smallest and largest return backed up
+            through any edge of the tree (in its chooser's frame; MuZero's
+            ``MinMaxStats``, Schrittwieser et al. 2020, App. B; mctx's min-max
+            ``qtransform`` idea; 0.5 while the range is empty), the rule of the
+            Python solvers' ``exploration="normalized"``; then ``c`` defaults to
+            :data:`NORMALIZED_C` instead of the domain's.  The reported
+            exploration terms stay ``c sqrt(ln N / n)``.
 
     Returns:
         :class:`~playout.mcts.result.SearchResult` with actions in the domain's
