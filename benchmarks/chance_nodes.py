@@ -6,7 +6,7 @@ For 2048 (from the anchor's demo grid) and Push Your Luck (from no marks), plays
 iterations, once with ``chance="sampled"`` (today's solver: one successor sampled
 with ``transition`` per descent) and once with ``chance="expected"`` (expectimax
 chance edges over ``chance_outcomes``).  Both use the library's default
-exploration (normalised, C = 0.5) and the domain's anchor discount; the
+exploration (normalised, C = 1.0) and the domain's anchor discount; the
 rollout depth is ``--depth``.  The environment's dice come from
 ``random.Random(episode)``, the solver's from the episode and step, the same
 for both modes, so the two columns are paired.

@@ -34,9 +34,9 @@ def test_a_user_mdp_with_rewards_up_to_ten_picks_the_right_action(cls):
         return [cls(Risky(), seed=seed, **kw).run_tree_search(iterations=1000).action == "risky"
                 for seed in range(10)]
 
-    normalized = right()  # the library's default: exploration="normalized", C = 0.5
+    normalized = right()  # the library's default: exploration="normalized", C = 1.0
     anchor = right(exploration="anchor", exploration_constant=1.4)
-    assert sum(normalized) == 8  # measured (seeds 5 and 7 stay on safe; seeds 10-19: 10 of 10)
+    assert sum(normalized) == 10  # measured
     assert sum(anchor) == 3  # raw means with C = 1.4: a first bust locks "safe" in
 
 
@@ -49,7 +49,7 @@ def run_json(*args):
 
 def test_cli_default_is_normalized_and_anchor_is_one_flag_away():
     _, _, out = run_json("gridworld", "-n", "50")
-    assert out["settings"]["exploration"] == "normalized" and out["settings"]["c"] == 0.5
+    assert out["settings"]["exploration"] == "normalized" and out["settings"]["c"] == 1.0
     _, _, out = run_json("gridworld", "-n", "50", "--exploration", "anchor", "--engine", "python")
     assert out["settings"]["exploration"] == "anchor" and out["settings"]["c"] == 0.28  # the anchor's
 
@@ -70,19 +70,54 @@ def test_cli_user_mdp_picks_the_right_action(tmp_path, monkeypatch):
     sys.modules.pop("riskymod", None)
 
 
-def test_solve_push_your_luck_rolls_and_explores_both():
-    action, visits, _ = run_json("push_your_luck")
-    assert action == "roll"
-    assert min(visits.values()) >= 300  # both explored (the anchor's kernel: roll 1 of 1,000)
+def test_solve_push_your_luck_explores_both_and_mostly_rolls():
+    """From no marks, cashout pays 0 and wastes a discounted step: "roll" is right, by about
+    1% of the value, which 1,000 random-rollout iterations resolve only some of the time."""
+    rolls = 0
+    for seed in range(20):
+        action, visits, _ = run_json("push_your_luck", "--seed", str(seed))
+        assert min(visits.values()) >= 350, seed  # both explored (the anchor's kernel: roll 1 of 1,000)
+        rolls += action == "roll"
+    assert rolls >= 12  # measured 14 of 20 (compiled kernel; the Python solver: 5 of 6)
+    _, visits, _ = run_json("push_your_luck", "--exploration", "anchor")
+    assert min(visits.values()) <= 5  # the issue's answer, one flag away
 
 
 def test_solve_twenty48_spreads_its_visits():
     action, visits, _ = run_json("twenty48")
     assert action == "left"  # the merge of the two 64s; the anchor's choice too
     assert sum(visits.values()) == 1000
-    assert min(visits.values()) >= 10 and max(visits.values()) <= 950  # the anchor: 997 on one
+    assert min(visits.values()) >= 100 and max(visits.values()) <= 500  # the anchor: 997 on one
 
 
-def test_solve_connect4_and_gridworld_pick_a_correct_action():
-    assert run_json("connect4")[0] == "4"  # the centre column: the only winning first move
+def test_solve_gridworld_picks_a_correct_action():
     assert run_json("gridworld")[0] in ("left", "down")  # (2, 2) -> (1, 1): both are shortest
+
+
+#: measured, seed 0, first 40 Test_L3_R1 positions: the scale change costs Connect 4 nothing
+NORMALIZED_RIGHT, ANCHOR_RIGHT = 39, 39
+
+
+def test_connect4_endgames_default_exploration_picks_winning_moves():
+    """Connect 4's initial position is a near-tie at 1,000 iterations (every column's mean
+    within 0.01 at discount 0.7), so the built-in is checked on decided Test_L3_R1 positions:
+    the default (normalised) search plays a move the exact solver rates best."""
+    from pathlib import Path
+
+    from playout.domains.connect4 import Connect4
+    from playout.domains.connect4_solver import Solver as Exact
+
+    data = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "connect4" / "Test_L3_R1"
+    rows = [line.split() for line in data.read_text().splitlines() if line.strip()][:40]
+    exact = Exact()
+    right = {"normalized": 0, "anchor": 0}
+    for moves, score in rows:
+        scores = exact.move_scores(moves)
+        best = {c for c, s in enumerate(scores) if s == int(score)}
+        for mode in right:
+            res = GenericSolver(Connect4(), root_state=Connect4.from_moves(moves), discount_factor=0.7,
+                                simulation_depth_limit=800, seed=0, exploration=mode,
+                                **({"exploration_constant": 1.4} if mode == "anchor" else {})
+                                ).run_tree_search(iterations=1000)
+            right[mode] += res.action in best
+    assert right == {"normalized": NORMALIZED_RIGHT, "anchor": ANCHOR_RIGHT}

@@ -51,9 +51,9 @@ def until_proven(root, prior_fn, seed, cap=3000):
 #: Test_L3_R1 positions with one winning column (0-based) that is not an immediate win, and
 #: the iterations to prove the win at seeds 0 and 1: (uniform UCT, PUCT with the prior)
 PRIOR_CASES = [
-    ("655651721435342216255374674123", 2, (225, 188), (60, 64)),
-    ("67152117737262713366376314254", 4, (54, 57), (37, 34)),
-    ("2762751722231276466633475674533", 3, (41, 31), (18, 19)),
+    ("655651721435342216255374674123", 2, (327, 316), (60, 64)),
+    ("67152117737262713366376314254", 4, (82, 130), (37, 34)),
+    ("2762751722231276466633475674533", 3, (46, 28), (18, 19)),
 ]
 
 

@@ -110,7 +110,7 @@ class Solver(ABC, Generic[S, A]):
         mdp: the problem (an :class:`~playout.mdp.MDP` or :class:`~playout.mdp.Game`).
         exploration_constant: ``C`` in UCT (mctreesearch4j's ``explorationConstant``),
             or ``c_puct`` with ``prior_fn``.  Default: 1.25 with a prior (MuZero's
-            ``pb_c_init``), else 0.5 on normalised values (measured on the built-ins,
+            ``pb_c_init``), else 1.0 on normalised values (measured on the built-ins,
             see :data:`playout.cli_core.NORMALIZED_C`) and 1.4 with ``"anchor"``
             (mctreesearch4j's default).
         discount_factor: reward discount factor ``g`` in (0, 1].
@@ -164,7 +164,7 @@ class Solver(ABC, Generic[S, A]):
         if not 0.0 < discount_factor <= 1.0:
             raise ValueError(f"discount_factor must be in (0, 1], got {discount_factor}")
         if exploration_constant is None:
-            exploration_constant = 1.25 if prior_fn is not None else (0.5 if exploration == "normalized" else 1.4)
+            exploration_constant = 1.25 if prior_fn is not None else (1.0 if exploration == "normalized" else 1.4)
         if not math.isfinite(exploration_constant) or exploration_constant < 0:
             raise ValueError(f"exploration_constant must be finite and >= 0, got {exploration_constant}")
         if simulation_depth_limit < 0:
