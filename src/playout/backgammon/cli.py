@@ -8,6 +8,7 @@ with code 2 and a one-line message naming the field.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import random
@@ -265,21 +266,38 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
               help="JSONL results file (resumed if present)")
 @click.option("--ray", "ray_address", default=None, help="run on Ray (auto, local or host:port)")
 @click.option("--cubeful", is_flag=True, help="cubeful money trials (Janowski cube play, no VR)")
+@click.option("--ply", "ply_text", default="1", show_default=True,
+              help="ply schedule of the trials' plays (XG numbering, our net): 2 = 2-ply "
+                   "throughout, 2:2 = 2-ply for the first 2 half-moves then 1-ply, 3:3,2 = 3-ply "
+                   "for 3 half-moves then 2-ply (Open Sage's references); 8 plays within 0.16 "
+                   "at 1-ply are searched (gnubg's filter)")
 @common
 def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, luck, out_path,
-            ray_address, cubeful, evaluator, as_json):
-    """Cubeless rollout of POSITION (or of the candidate plays for --dice), 1-ply play.
+            ray_address, cubeful, ply_text, evaluator, as_json):
+    """Cubeless rollout of POSITION (or of the candidate plays for --dice), 1-ply play
+    unless --ply says otherwise (playout.backgammon.rollout_ply).
 
     Results also show a cubeful money equity: the rolled-out probabilities
     converted by Janowski's model for the position's cube (the trials are cubeless).
     """
-    from playout.backgammon.rollout import rollout as run
+    from playout.backgammon.rollout import rollout as rollout1
+    from playout.backgammon.rollout_ply import describe_schedule, parse_schedule, rollout_ply
     from playout.backgammon.search import choose_move
 
+    try:
+        sched = parse_schedule(ply_text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--ply") from None
+    if any(p > 1 for p in sched):
+        if cubeful:
+            raise click.BadParameter("cubeful trials are played at 1-ply", param_hint="--ply")
+    run = functools.partial(rollout_ply, ply=sched) if any(p > 1 for p in sched) else rollout1
     pos = _position(position)
     ev = _evaluator(evaluator)
     if ev.kernel_args() is None:
         raise click.BadParameter("rollouts need net, pubeval or a .npz", param_hint="--evaluator")
+    if any(p > 1 for p in sched) and ev.kernel_args()[0] != 0:
+        raise click.BadParameter("rollouts above 1-ply need our net or a .npz", param_hint="--ply")
     if cubeful and pos.match_length:
         raise click.BadParameter("cubeful rollouts are for money play only", param_hint="--cubeful")
     if cubeful and truncate:
@@ -309,8 +327,10 @@ def rollout(position, dice, trials, truncate, workers, candidates, seed, no_vr, 
         vr_used = not no_vr and not cubeful
         luck_used = (luck if ev.kernel_args()[0] == 0 else "full") if vr_used else None
         click.echo(json.dumps({"evaluator": ev.name, "trials": trials, "truncate": truncate,
-                               "vr": vr_used, "luck": luck_used, "results": res}))
+                               "vr": vr_used, "luck": luck_used, "ply": describe_schedule(sched),
+                               "results": res}))
         return
+    click.echo(f"plays: {describe_schedule(sched)}")
     for r in res:
         label = r.get("move", "position")
         cf = f"  cubeful {r['cubeful_equity']:+.4f}" if "cubeful_equity" in r else ""

@@ -442,13 +442,13 @@ def rollout_ply(boards, *, ply="1", evaluator: str = "net", trials: int = 1296, 
                 vr: bool = True, luck: str = "ranked", seed: int = 1, chunk: int = 144,
                 workers: int | None = 0, out_path=None, description: str | None = None,
                 post_move: bool = True, ray_address: str | None = None,
-                cube_owner: str | None = None, jacoby: bool = True,
+                cube_owner: str | None = None, jacoby: bool = True, cubeful: bool = False,
                 filter_max: int = FILTER_MAX,
                 filter_threshold: float = FILTER_THRESHOLD) -> list[dict]:
     """:func:`playout.backgammon.rollout.rollout` with plays chosen by the ply schedule ``ply``.
 
     ``ply``: schedule text or a tuple from :func:`parse_schedule`.  Cubeless
-    trials only.  A schedule of 1-ply throughout *is* today's rollout (that
+    trials only (``cubeful=True``: ValueError).  A schedule of 1-ply throughout *is* today's rollout (that
     function is called: same results, same resumable ``out_path`` files);
     otherwise the same chunking, seeds (``seed * 1_000_003 + first``),
     quasi-random dice, resume/extend of ``out_path`` (the schedule and filter
@@ -457,6 +457,8 @@ def rollout_ply(boards, *, ply="1", evaluator: str = "net", trials: int = 1296, 
     """
     from playout.backgammon.rollout import rollout as rollout1
 
+    if cubeful:
+        raise ValueError("ply: cubeful trials are played at 1-ply (rollout.rollout(cubeful=True))")
     sched = parse_schedule(ply) if isinstance(ply, str) else tuple(int(p) for p in ply)
     if not sched or any(not 1 <= p <= 4 for p in sched):
         raise ValueError(f"ply: {ply!r} (plies 1..4 in XG numbering)")
