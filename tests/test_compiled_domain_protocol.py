@@ -198,3 +198,23 @@ def test_an_edited_domain_drops_the_caches_of_its_earlier_versions():
     finally:
         for f in old + keep:
             f.unlink(missing_ok=True)
+
+
+def test_builtins_found_by_entry_point_without_importing_the_domains_package():
+    """The core finds the built-ins through the ``playout.compiled_domains`` entry points
+    (pyproject.toml), as it would a user's installed package: no import of playout.domains."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from playout.mcts import compiled_domain as cd\n"
+            "print(cd.registered())\n"
+            "print('playout.domains' in sys.modules)\n"
+            "d = cd.lookup('connect4')\n"
+            "print(d.name, d.n_actions)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == str(["connect4", "gridworld", "push_your_luck", "reversi", "twenty48"])
+    assert lines[1] == "False"
+    assert lines[2] == "connect4 7"

@@ -162,20 +162,43 @@ def register(name: str, domain: CompiledDomain | str | Callable[[], CompiledDoma
     _REGISTRY[name] = domain
 
 
-def registered() -> list[str]:
-    """Registered names, sorted."""
-    return sorted(_REGISTRY)
-
-
 def load(spec: str) -> Any:
     """The object named by ``"module:attribute"`` (imported)."""
     module, _, attr = spec.partition(":")
     return getattr(importlib.import_module(module), attr)
 
 
+ENTRY_POINT_GROUP = "playout.compiled_domains"
+_discovered = False
+
+
+def _discover() -> None:
+    """Register the domains installed packages declare under the entry-point group
+    :data:`ENTRY_POINT_GROUP` (``name = "module:attribute"``; the five built-ins are declared in
+    this project's ``pyproject.toml``), once, without importing them: a name is imported on
+    first use.  Names registered in code win."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        _REGISTRY.setdefault(ep.name, ep.value)
+
+
+def registered() -> list[str]:
+    """Registered names (entry points included), sorted."""
+    _discover()
+    return sorted(_REGISTRY)
+
+
 def lookup(name: str) -> CompiledDomain:
     """The registered domain ``name``; ``ValueError`` (listing the known names) if none."""
     got = _REGISTRY.get(name)
+    if got is None:
+        _discover()
+        got = _REGISTRY.get(name)
     if got is None:
         known = ", ".join(registered()) or "none registered"
         raise ValueError(f"no compiled path for domain {name!r}; known: {known}")

@@ -28,7 +28,7 @@ Tree policy, priors and leaf values
   in a grown tree the two ranges nearly coincide (a new node's first mean is its
   first return);
 * ``"anchor"``: raw means, mctreesearch4j's rule, for like-for-like benchmarks
-  with the anchor's per-domain constants (:data:`playout.domains.DOMAINS`).
+  with the anchor's per-domain constants (each built-in domain's registry entry).
 
 With ``prior_fn`` the tree policy is AlphaZero's PUCT instead of UCT (Silver et
 al., "A general reinforcement learning algorithm that masters chess, shogi and Go
