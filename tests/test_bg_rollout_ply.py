@@ -151,3 +151,43 @@ def test_cli_states_the_schedule():
     d = json.loads(r.stdout)
     assert d["ply"] == "2-ply for half-move 1, then 1-ply"
     assert d["results"][0]["ply"] == d["ply"] and d["results"][0]["trials"] == 12
+
+
+# -- bg benchmark rollout --ply: bgsage's late evaluation --------------------------------------
+
+SAGE = __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "data" / \
+    "backgammon" / "bgsage"
+
+
+def test_benchmark_rollout_schedule_maps_to_bgsage_late_ply():
+    import click
+
+    from playout.backgammon.cli_pr import _bgsage_schedule
+
+    assert _bgsage_schedule("3:3,2", 1) == (3, 2, 3)  # Open Sage's references
+    assert _bgsage_schedule("2", 1) == (2, -1, 0)
+    assert _bgsage_schedule("2:1", 1) == (2, 1, 1)  # bgsage's truncated2: 2-ply once, then 1
+    for text, dp in [("3:1,2:1,1", 1), ("4", 1), ("2", 2), ("x", 1)]:
+        with pytest.raises(click.BadParameter):
+            _bgsage_schedule(text, dp)
+
+
+@pytest.mark.skipif(not SAGE.exists(), reason="shared data not present")
+def test_benchmark_rollout_ply_reaches_bgsage(tmp_path, bgsage):
+    lines = [x for x in (SAGE / "snake benchmark.first50.txt").read_text().splitlines()
+             if x.startswith("checker")][:1] or pytest.skip("no checker decision")
+    eqs = {}
+    for name, extra in [("plain", []), ("late", ["--ply", "2:1,1"])]:
+        d = tmp_path / name
+        d.mkdir()
+        (d / "snake benchmark.txt").write_text(lines[0] + "\n")
+        r = CliRunner().invoke(bg, ["benchmark", "rollout", str(d), "--trials", "36", "--workers",
+                                    "0", "--truncation", "2", *extra])
+        assert r.exit_code == 0, r.output
+        setup = json.loads((d / "snake rollout.journal.jsonl").read_text().splitlines()[0])
+        assert setup["setup"].get("late_ply") == (1 if extra else None)
+        rec = json.loads((d / "snake rollout.jsonl").read_text().splitlines()[0])
+        eqs[name] = [m["equity"] for m in rec["moves"]]
+    assert eqs["plain"] != eqs["late"]  # the first half-move played at 2-ply changes trials
+    r = CliRunner().invoke(bg, ["benchmark", "rollout", str(tmp_path / "late"), "--ply", "3:1,2:1,1"])
+    assert r.exit_code == 2 and "at most two levels" in r.output and "Traceback" not in r.output

@@ -116,18 +116,49 @@ def generate_command(family, starting_path, n_decisions, seed, ply, out_path) ->
 @click.option("--ray", "ray_address", default=None, help="Ray address (auto, local, host:port).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--decision-ply", type=click.IntRange(1, 3), default=1, show_default=True)
+@click.option("--ply", "ply_text", default=None,
+              help="ply schedule instead of --decision-ply (XG numbering, two levels at most): "
+                   "2 = 2-ply throughout, 3:3,2 = 3-ply for 3 half-moves then 2-ply (Open "
+                   "Sage's references), 2:2 = 2-ply for 2 half-moves then 1-ply.")
 @click.option("--truncation", type=click.IntRange(min=0), default=0, show_default=True, help="0 = play to the end.")
 @click.option("--limit", type=click.IntRange(min=1), default=None)
-def rollout_command(directory, trials, workers, ray_address, seed, decision_ply, truncation, limit) -> None:
+def rollout_command(directory, trials, workers, ray_address, seed, decision_ply, ply_text, truncation,
+                    limit) -> None:
     """Roll out every decision of DIRECTORY lacking a reference, appending to rollout.jsonl."""
     from . import references
 
+    late_ply, late_threshold = -1, 0
+    if ply_text is not None:
+        decision_ply, late_ply, late_threshold = _bgsage_schedule(ply_text, decision_ply)
     try:
         n = references.rollout_directory(directory, trials=trials, workers=workers, ray_address=ray_address,
-                                         seed=seed, decision_ply=decision_ply, truncation=truncation, limit=limit)
+                                         seed=seed, decision_ply=decision_ply, truncation=truncation, limit=limit,
+                                         late_ply=late_ply, late_threshold=late_threshold)
     except FormatError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"rolled out {n} decision(s)")
+
+
+def _bgsage_schedule(text: str, decision_ply: int) -> tuple[int, int, int]:
+    """``(decision_ply, late_ply, late_threshold)`` for bgsage from a ``--ply`` schedule text
+    (:func:`playout.backgammon.rollout_ply.parse_schedule`); BadParameter if bgsage cannot
+    play it (more than two levels, a ply above 3) or --decision-ply is given too."""
+    from .rollout_ply import parse_schedule
+
+    if decision_ply != 1:
+        raise click.BadParameter("give --ply or --decision-ply, not both", param_hint="--ply")
+    try:
+        sched = parse_schedule(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--ply") from None
+    first, rest = sched[0], sched[-1]
+    m = next((i for i, p in enumerate(sched) if p != first), len(sched))
+    if any(p != rest for p in sched[m:]) or max(sched) > 3:
+        raise click.BadParameter(f"{text!r}: bgsage rollouts take at most two levels of 1..3 "
+                                 f"(e.g. 3:3,2)", param_hint="--ply")
+    if m == len(sched):
+        return first, -1, 0
+    return first, rest, m
 
 
 #: the name the `bg` group imports.

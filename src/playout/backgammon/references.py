@@ -32,12 +32,16 @@ def _seed_of(key: str, seed: int) -> int:
     return int(hashlib.md5(f"{seed}:{key}".encode()).hexdigest()[:8], 16)
 
 
-def _analyzer(trials: int, seed: int, decision_ply: int, truncation: int):
+def _analyzer(trials: int, seed: int, decision_ply: int, truncation: int, late_ply: int = -1,
+              late_threshold: int = 20):
+    """bgsage's rollout analyzer; ``late_ply`` (-1 = none) from half-move ``late_threshold`` on
+    (bgsage's own options: decision_ply 3, late_ply 2, late_threshold 3 is Open Sage's
+    "3-ply for three half-moves, then 2-ply")."""
     import bgsage
 
     return bgsage.create_analyzer(
         "rollout", n_trials=trials, seed=seed, parallel_threads=1, decision_ply=decision_ply,
-        truncation_depth=truncation,
+        truncation_depth=truncation, late_ply=late_ply, late_threshold=late_threshold,
     )
 
 
@@ -45,11 +49,12 @@ def rollout_task(task: dict) -> dict:
     """Executor task: roll out one decision; returns its ``rollout.jsonl`` record as a dict.
 
     Task fields: ``key``, ``line`` (the ``benchmark.txt`` line), ``trials``, ``seed``,
-    ``decision_ply``, ``truncation``.
+    ``decision_ply``, ``truncation``, optionally ``late_ply`` and ``late_threshold``.
     """
     d = parse_decision(task["line"])
     a = _analyzer(int(task["trials"]), _seed_of(task["key"], int(task["seed"])),
-                  int(task.get("decision_ply", 1)), int(task.get("truncation", 0)))
+                  int(task.get("decision_ply", 1)), int(task.get("truncation", 0)),
+                  int(task.get("late_ply", -1)), int(task.get("late_threshold", 20)))
     board = list(d.board)
     rec: dict = {"key": task["key"], "kind": d.kind, "board": board,
                  "dice": list(d.dice) if d.dice else None,
@@ -93,9 +98,12 @@ def _repair_tail(path: Path) -> None:
 
 def rollout_directory(directory, *, trials: int = 1296, workers: int | None = None,
                       ray_address: str | None = None, seed: int = 1, decision_ply: int = 1,
-                      truncation: int = 0, limit: int | None = None) -> int:
+                      truncation: int = 0, limit: int | None = None, late_ply: int = -1,
+                      late_threshold: int = 0) -> int:
     """Roll out the decisions of a benchmark directory lacking a record; return how many ran.
 
+    Trials play at ``decision_ply`` (XG numbering), from half-move ``late_threshold`` (from 0)
+    on at ``late_ply`` when that is not -1 (bgsage's late evaluation).
     Raises :class:`FormatError` for a bad directory or file.
     """
     from playout.executor import load_results, run_tasks
@@ -107,6 +115,8 @@ def rollout_directory(directory, *, trials: int = 1296, workers: int | None = No
     journal = _journal_path(rpath)
     setup = {"job": "bg rollout", "trials": trials, "seed": seed, "decision_ply": decision_ply,
              "truncation": truncation}
+    late = {"late_ply": late_ply, "late_threshold": late_threshold} if late_ply != -1 else {}
+    setup.update(late)  # absent at the default: journals written before stay valid
     # Recover results that reached the journal but not rollout.jsonl (killed in between).
     if journal.exists():
         for key, res in load_results(journal, setup).items():
@@ -120,7 +130,7 @@ def rollout_directory(directory, *, trials: int = 1296, workers: int | None = No
             continue
         seen.add(d.key)
         tasks.append({"key": d.key, "line": d.line(), "trials": trials, "seed": seed,
-                      "decision_ply": decision_ply, "truncation": truncation})
+                      "decision_ply": decision_ply, "truncation": truncation, **late})
     if not tasks:
         return 0
 

@@ -37,18 +37,25 @@ the 1-ply one.  A schedule that is 1-ply throughout gives today's trials
 bit-for-bit (same kernel path; :func:`rollout_ply` then simply calls
 :func:`playout.backgammon.rollout.rollout`).
 
-Cost (opening position, one core, niced, 2-core VM shared with other jobs;
-``python benchmarks/bg_rollout_ply_speed.py``; trials/s = games/s, VR ranked luck,
-no truncation, compile excluded):
+Cost (opening position, our default net, VR with ranked luck, no truncation, one
+core, niced, on the 2-core VM shared with other jobs (load ~2); process CPU time,
+compile excluded; ``nice python benchmarks/bg_rollout_ply_speed.py``; trials in the
+driver's 144-trial chunks, 432 trials for the first two rows, 144 for the others):
 
-==================  ===========  ==============================================
-schedule            trials/s     note
-==================  ===========  ==============================================
-``1`` (today)       COST_1
-``2:2``             COST_22      only the memoized first two half-moves searched
-``2``               COST_2       2-ply throughout
-``3:3,2``           COST_332     Open Sage's reference setting
-==================  ===========  ==============================================
+==================  ===========  ===========  ====================================
+schedule            trials/s     sd/trial     note
+==================  ===========  ===========  ====================================
+``1`` (today)       265          0.365        :mod:`playout.backgammon.rollout`
+``2:2``             190          0.366        only the memoized first two
+                                              half-moves searched (per chunk)
+``2``               23           0.437        2-ply throughout (~11x 1-ply)
+``3:3,2``           10           0.378        Open Sage's reference setting
+==================  ===========  ===========  ====================================
+
+So a 1,296-trial Open Sage-style reference rollout of one position takes ~2 CPU
+minutes (gnubg publishes 108 games/s at its 0-ply with VR).  The per-trial standard
+deviation is larger at 2-ply throughout (0.437 vs 0.365) because the 1-ply luck term
+follows a 2-ply player less closely; the estimate stays unbiased.
 
 The first-use compile of this module is separate from the 1-ply rollout's
 (``playout bg rollout`` without ``--ply`` compiles nothing from here).
