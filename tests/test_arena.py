@@ -101,7 +101,7 @@ def test_summarise_counts_draws_as_half():
 
 def test_agent_with_tree_reuse_and_time_budget():
     from playout.agents import make_agent
-    from playout.cli_core import resolve_domain
+    from playout.cli.core import resolve_domain
     import random
 
     problem = resolve_domain("connect4")
@@ -125,7 +125,7 @@ def test_heuristic_policy_reaches_the_python_solver():
     import random
 
     from playout.agents import make_agent
-    from playout.cli_core import resolve_domain
+    from playout.cli.core import resolve_domain
     from playout.domains.reversi import HeuristicPolicy
 
     problem = resolve_domain("reversi")

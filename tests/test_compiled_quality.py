@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from playout.cli_bench import bench, connect4_quality
+from playout.cli.bench import bench, connect4_quality
 
 L3 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "connect4" / "Test_L3_R1"
 

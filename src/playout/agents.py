@@ -131,7 +131,7 @@ class MCTSAgent:
 
     def warm(self, state: Any) -> None:
         """Load (or compile) the compiled kernel with a 1-iteration search, untimed."""
-        from playout.cli_core import search
+        from playout.cli.core import search
 
         if not self.reuse:
             search(self.problem, state, engine=self.engine, solver=self.solver, iterations=1,
@@ -139,7 +139,7 @@ class MCTSAgent:
                    heuristic=self.heuristic)
 
     def choose(self, state: Any, rng: random.Random) -> Any:
-        from playout.cli_core import make_solver, search
+        from playout.cli.core import make_solver, search
 
         seed = rng.randrange(2**31)
         if not self.reuse:
@@ -167,7 +167,7 @@ class MCTSAgent:
 
 
 def make_agent(spec: str, problem: Any):
-    """Build the agent a SPEC names for ``problem`` (a :class:`playout.cli_core.Problem`)."""
+    """Build the agent a SPEC names for ``problem`` (a :class:`playout.cli.core.Problem`)."""
     kind, settings = parse_spec(spec)
     if kind == "random":
         return RandomAgent(problem)

@@ -31,7 +31,7 @@ def play_game(task: dict[str, Any]) -> dict[str, Any]:
     Task keys: ``game`` (DOMAIN), ``a``, ``b`` (SPECs), ``index``, ``seed``,
     ``max_moves``.
     """
-    from playout.cli_core import resolve_domain
+    from playout.cli.core import resolve_domain
 
     problem = resolve_domain(task["game"])
     game = problem.mdp
@@ -115,7 +115,7 @@ def play_match(game: str, a: str, b: str, games: int, *, seed: int = 0, workers:
         SpecError: a malformed SPEC.  click.BadParameter: unknown game.
         ResultsFileError: ``out`` holds a different match.
     """
-    from playout.cli_core import resolve_domain
+    from playout.cli.core import resolve_domain
 
     problem = resolve_domain(game, param_hint="GAME")
     if not isinstance(problem.mdp, Game):

@@ -111,7 +111,7 @@ class Solver(ABC, Generic[S, A]):
         exploration_constant: ``C`` in UCT (mctreesearch4j's ``explorationConstant``),
             or ``c_puct`` with ``prior_fn``.  Default: 1.25 with a prior (MuZero's
             ``pb_c_init``), else 1.0 on normalised values (measured on the built-ins,
-            see :data:`playout.cli_core.NORMALIZED_C`) and 1.4 with ``"anchor"``
+            see :data:`playout.cli.core.NORMALIZED_C`) and 1.4 with ``"anchor"``
             (mctreesearch4j's default).
         discount_factor: reward discount factor ``g`` in (0, 1].
         simulation_depth_limit: at most this many rollout steps per simulation.

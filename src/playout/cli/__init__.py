@@ -1,8 +1,17 @@
-"""The ``playout`` command line (click).
+"""The ``playout`` command line (click): this package holds the top-level group and the core's
+commands.
 
-Sub-commands live beside the code they drive and are imported only when used,
-so ``playout --help`` and ``playout solve`` start without compiling the Go or
-backgammon kernels.
+* :mod:`playout.cli.core`: ``solve``, ``play``, ``trace`` (the MCTS library's commands);
+* :mod:`playout.cli.bench`: ``bench`` (speed and quality against peers), with the paper's
+  Table 2 benchmark in :mod:`playout.cli.bench_reversi`;
+* ``go``/``gtp`` and ``bg`` stay beside their faces (:mod:`playout.go.cli`,
+  :mod:`playout.backgammon.cli`), and ``arena``/``warm-up`` beside their code: each face
+  stands apart and can be read, tested and removed with its own commands, while the command
+  line sits above them all only through the name table :data:`COMMANDS` below (nothing here
+  imports a face until its command runs).
+
+Sub-commands are imported only when used, so ``playout --help`` and ``playout solve`` start
+without compiling the Go or backgammon kernels.
 """
 
 from __future__ import annotations
@@ -13,10 +22,10 @@ import click
 
 #: command name -> "module:attribute" of a click command or group.
 COMMANDS: dict[str, str] = {
-    "solve": "playout.cli_core:solve",
-    "play": "playout.cli_core:play",
-    "bench": "playout.cli_bench:bench",
-    "trace": "playout.cli_core:trace",
+    "solve": "playout.cli.core:solve",
+    "play": "playout.cli.core:play",
+    "bench": "playout.cli.bench:bench",
+    "trace": "playout.cli.core:trace",
     "arena": "playout.arena:arena_command",
     "go": "playout.go.cli:go",
     "gtp": "playout.go.cli:gtp",
@@ -52,7 +61,3 @@ class LazyGroup(click.Group):
 @click.version_option(package_name="playout")
 def main() -> None:
     """Monte Carlo search for MDPs and games (MCTS, Go, backgammon)."""
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

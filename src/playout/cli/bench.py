@@ -10,7 +10,7 @@
   ``uct_c`` 2); plus the pure-Python solver's per-iteration cost on a plainly
   written Connect 4 against OpenSpiel's Python bot, and the start-up cost of
   ``playout solve connect4`` with a warm and with a cold numba cache.
-* ``reversi-heuristic``: the paper's Table 2, from :mod:`playout.bench_reversi`
+* ``reversi-heuristic``: the paper's Table 2, from :mod:`playout.cli.bench_reversi`
   (imported when used).
 * ``connect4-quality``: on Pascal Pons' ``Test_L3_R1`` positions, the share of
   positions where the compiled MCTS (10,000 iterations, Connect 4 settings C
@@ -46,7 +46,7 @@ ANCHOR_MS = {"gridworld": 2.7, "push_your_luck": 30.0, "twenty48": 8.3, "connect
 TARGET_MS = {"gridworld": 1.4, "push_your_luck": 15.0, "twenty48": 4.0, "connect4": None, "reversi": 22.0}
 COLD_START_TARGET_S = 10.0
 
-_DEFAULT_L3 = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "connect4" / "Test_L3_R1"
+_DEFAULT_L3 = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "connect4" / "Test_L3_R1"
 
 
 def _median_ms(fn: Callable[[int], Any], repeats: int) -> float:
@@ -327,7 +327,7 @@ class _BenchGroup(click.Group):
     """The ``bench`` group; commands defined elsewhere are imported on first use."""
 
     #: command name -> "module:attribute" of a click command
-    LAZY = {"reversi-heuristic": "playout.bench_reversi:reversi_heuristic"}
+    LAZY = {"reversi-heuristic": "playout.cli.bench_reversi:reversi_heuristic"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})
