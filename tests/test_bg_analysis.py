@@ -201,3 +201,17 @@ def test_other_engines_find_gnubgs_blunder(spec, request):
     assert x["best"] == "8/3* 6/3" and x["error"] > 0.16
     a, b = d["players"]
     assert b["checker_error_rate_memg"] > 3 * a["checker_error_rate_memg"]
+
+
+def test_curve_ends_with_the_result(gnubg):
+    """Game 1 of the 5-point fixture ends with gnubg's redouble to 8 dropped (gnubg wins 4 at
+    cube 4): the curve closes at +1 per cube and gnubg's MWC at 4-0 to 5, the Kazaross-XG2
+    table's 0.84179 (Crawford game, 1-away vs 5-away) -- its last rated plays were root's
+    before gnubg's 2-2 and 4-4, where root led the race."""
+    m = read_match(DATA / "gnubg_5pt_crawford.mat")
+    r = analyze(m, make_rater("gnubg:ply=0")[0], luck=False)
+    end = r["games"][0]["curve"][-1]
+    assert end["result"] and end["equity_p0"] == 1.0
+    assert end["mwc_p0"] == pytest.approx(0.84179, abs=1e-5)
+    last_rated = [c for c in r["games"][0]["curve"] if c.get("mwc_p0") is not None][-2]
+    assert last_rated["player"] == 1 and last_rated["mwc_p0"] < 0.5

@@ -382,7 +382,8 @@ def analyze(match: Match, rater: Rater, *, luck: bool = True, progress=None) -> 
     of the module docstring, per decision its game, move, player, kind (``checker``,
     ``cube``, ``double``, ``take``, ``drop``), position ID, match ID, XGID, play made, best play,
     equities and error (EMG; ``error_mwc`` in match play), mark; per game the equity (EMG)
-    and, in match play, the MWC of player 0 after each checker play (for graphs).
+    and, in match play, the MWC of player 0 after each checker play (for graphs), closed by
+    the result (``"result": True``: the equity won per cube, the MWC at the new score).
     """
     stats = [PlayerStats(match.players[0]), PlayerStats(match.players[1])]
     decisions: list[dict] = []
@@ -487,6 +488,17 @@ def analyze(match: Match, rater: Rater, *, luck: bool = True, progress=None) -> 
                 curve.append({"move": mi, "player": p, "equity_p0": None})
             if progress:
                 progress()
+        if game.winner is not None and game.points:
+            # the result closes the curve (the last plays of a game are often forced, unrated)
+            cube = max(1, int(game.actions[-1].cube_value or 1)) if game.actions else 1
+            sign = 1.0 if game.winner == 0 else -1.0
+            end = {"move": len(game.actions) + 1, "player": None, "result": True,
+                   "equity_p0": round(sign * game.points / cube, 6)}
+            if match.length:
+                sc = State(match.length, tuple(game.score), cube, "centered", game.crawford,
+                           match.jacoby).score_obj()
+                end["mwc_p0"] = round(sc.mwc(0, game.winner, game.points), 6)
+            curve.append(end)
         games_out.append({"game": gi, "score": list(game.score), "crawford": game.crawford,
                           "winner": game.winner, "points": game.points, "curve": curve})
     return {"players": [s.to_json() for s in stats], "decisions": decisions, "games": games_out,

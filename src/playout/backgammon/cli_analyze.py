@@ -67,8 +67,9 @@ def analyze_cmd(match_path: Path, engine: str, as_json: bool, out_path, top: int
                    f"-{d['error']:.3f} {d['mark']}  {d['position_id']}:{d['match_id']}  {d['xgid']}")
 
 
-def _curve_svg(curve, w=480, h=120, key="equity_p0") -> str:
-    """A line graph of ``key`` over a game's plays (EMG in [-1, 1] or wider; MWC in [0, 1])."""
+def _curve_svg(curve, w=480, h=140, key="equity_p0", who: str = "player 0") -> str:
+    """A line graph of ``key`` over a game's plays (EMG in [-1, 1] or wider; MWC in [0, 1]) for
+    ``who``, with the value axis (top, middle, bottom) and the play count labelled."""
     pts = [(i, c[key]) for i, c in enumerate(curve) if c.get(key) is not None]
     if len(pts) < 2:
         return ""
@@ -78,12 +79,28 @@ def _curve_svg(curve, w=480, h=120, key="equity_p0") -> str:
     else:
         lo, hi = min(-1.0, min(p[1] for p in pts)), max(1.0, max(p[1] for p in pts))
     mid = 0.5 if key == "mwc_p0" else 0.0
-    xy = " ".join(f"{5 + (w - 10) * i / n:.1f},{h - 5 - (h - 10) * (v - lo) / (hi - lo):.1f}"
-                  for i, v in pts)
-    zero = h - 5 - (h - 10) * (mid - lo) / (hi - lo)
+    left, right, top, bottom = 44, 8, 18, 20  # margins for the labels
+    pw, ph = w - left - right, h - top - bottom
+
+    def y(v):
+        return top + ph - ph * (v - lo) / (hi - lo)
+
+    def fmt(v):
+        return f"{100 * v:.0f}%" if key == "mwc_p0" else f"{v:+.1f}".replace("+0.0", "0")
+
+    xy = " ".join(f"{left + pw * i / n:.1f},{y(v):.1f}" for i, v in pts)
+    what = "MWC" if key == "mwc_p0" else "equity (EMG)"
+    txt = 'font-family="sans-serif" font-size="10" fill="#555"'
+    ticks = "".join(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" {txt}>{fmt(v)}</text>'
+                    for v in (hi, mid, lo))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}">'
             f'<rect width="{w}" height="{h}" fill="#fafafa" stroke="#ccc"/>'
-            f'<line x1="5" x2="{w - 5}" y1="{zero:.1f}" y2="{zero:.1f}" stroke="#999"/>'
+            f'<text x="{left}" y="12" {txt}>{html.escape(who)}: {what} after each play</text>'
+            f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#ddd"/>'
+            f'<line x1="{left}" x2="{left + pw}" y1="{y(mid):.1f}" y2="{y(mid):.1f}" stroke="#999"/>'
+            + ticks +
+            f'<text x="{left}" y="{h - 6}" {txt}>play 0</text>'
+            f'<text x="{left + pw}" y="{h - 6}" text-anchor="end" {txt}>play {n}</text>'
             f'<polyline fill="none" stroke="#1565c0" stroke-width="1.5" points="{xy}"/></svg>')
 
 
@@ -128,6 +145,7 @@ def html_report(match, report: dict, *, top: int = 10) -> str:
         parts.append(f"<p>game {g['game']} (score {g['score'][0]}-{g['score'][1]}"
                      f"{', Crawford' if g['crawford'] else ''}; won by "
                      f"{e(ps[g['winner']]['name']) if g['winner'] is not None else '-'}, {g['points']} pt)</p>"
-                     + _curve_svg(g["curve"], key="mwc_p0" if match.length else "equity_p0"))
+                     + _curve_svg(g["curve"], key="mwc_p0" if match.length else "equity_p0",
+                                  who=match.players[0]))
     parts.append("</body></html>")
     return "\n".join(parts)
