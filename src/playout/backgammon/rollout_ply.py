@@ -57,8 +57,13 @@ minutes (gnubg publishes 108 games/s at its 0-ply with VR).  The per-trial stand
 deviation is larger at 2-ply throughout (0.437 vs 0.365) because the 1-ply luck term
 follows a 2-ply player less closely; the estimate stays unbiased.
 
-The first-use compile of this module is separate from the 1-ply rollout's
-(``playout bg rollout`` without ``--ply`` compiles nothing from here).
+Truncated trials end with the 1-ply evaluation of the leaf, whatever the schedule
+(bgsage's ``truncation_ply`` is not mirrored).
+
+The first-use compile of this module is separate from the 1-ply rollout's:
+``playout bg rollout`` without ``--ply`` compiles nothing from here (measured from an
+empty ``NUMBA_CACHE_DIR``: 43 CPU s for the plain command, as before; then the first
+``--ply 3:3,2`` command 15 CPU s including its 36 trials; warm 2.6 s).
 """
 
 from __future__ import annotations
