@@ -102,7 +102,7 @@ def test_normalized_search_resumes_across_kernel_calls_exactly():
     tree = compiled._Tree(dom.n_actions, 2, 5)
     for n in (150, 250):
         tree.reserve(n)
-        args = (root, n, *fixed, *tree.arrays())
+        args = (root, n, *fixed, *tree.arrays(), 1.0)  # rollout_weight 1: the rollout alone
         compiled._entry(dom, args)(*args)
     once = compiled.search_array(dom, root, 400, 1.0, 0.95, 999, seed=5, exploration="normalized")
     got = {dom.action_of(a): int(tree.visits[tree.child[0, a]]) for a in range(4) if tree.child[0, a] >= 0}

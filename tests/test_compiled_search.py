@@ -230,7 +230,7 @@ def test_search_resumes_across_kernel_calls_exactly():
     tree = compiled._Tree(dom.n_actions, 2, 11)  # small: forces growth
     for n in (150, 250):
         tree.reserve(n)
-        args = (root, n, *fixed, *tree.arrays())
+        args = (root, n, *fixed, *tree.arrays(), 1.0)  # rollout_weight 1: the rollout alone
         compiled._entry(dom, args)(*args)
     once = compiled.search_array("twenty48", root, 400, spec.c, spec.discount, spec.depth, seed=11)
     by_action = {s.action: s for s in once.stats}

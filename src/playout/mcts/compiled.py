@@ -87,11 +87,17 @@ def _zero_value(s):
 
 # The template's domain primitives: bound per domain in a copy of this module's
 # globals by ``kernel_for`` (these module-level names are never called).
-_d_legal = _d_step = _d_is_terminal = _d_to_play = _d_evaluate = _d_rollout_action = None
+_d_legal = _d_step = _d_is_terminal = _d_to_play = _d_evaluate = _d_rollout_action = _d_prior = None
+# Compile-time switches, bound per kernel instance (numba freezes globals as constants and
+# prunes the dead branch, so the plain instance compiles neither the PUCT nor the value code):
+# ``_USE_PRIOR`` PUCT selection with the domain's ``prior``; ``_USE_VALUE`` leaf values from
+# ``evaluate`` mixed with the rollout (``rollout_weight < 1``).
+_USE_PRIOR = _USE_VALUE = False
 
 
 def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, weights, normalize,
-                     child, visits, total, best, chooser, ndepth, path, path_r, rs, meta, qrange):
+                     child, visits, total, best, chooser, ndepth, path, path_r, rs, meta, qrange,
+                     rollout_weight):
     """Run ``iterations`` more MCTS iterations from state array ``root``.
 
     The tree lives in the caller's arrays (node-indexed, capacity at least
@@ -105,9 +111,13 @@ def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, w
     ``normalize``: UCT compares means mapped to [0, 1] by ``qrange`` = [smallest,
     largest] return backed up through an edge of the tree (0.5 while that range is
     empty), which the backups widen (see :func:`search`, ``exploration``).
+    ``rollout_weight``: AlphaGo's lambda, read only by a ``_USE_VALUE`` instance (leaf
+    value ``(1 - lambda) evaluate + lambda rollout``, player 0's frame).
     """
     na = child.shape[1]
     acts = np.empty(na, dtype=np.int64)
+    if _USE_PRIOR:  # (not compiled in the plain instance)
+        pri = np.empty(na, dtype=np.float64)
     s = np.empty_like(root)
     nodes = meta[0]
     for _ in range(iterations):
@@ -118,19 +128,76 @@ def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, w
             n = _d_legal(s, acts)
             if n == 0:
                 break  # terminal
-            untried = 0
-            for i in range(n):
-                if child[node, acts[i]] < 0:
-                    untried += 1
-            if untried > 0:  # expand
-                k = randint(rs, untried)
-                a = -1
+            a = -1
+            expand = False
+            if _USE_PRIOR:  # PUCT over every legal action, tried or not (GenericSolver._puct_action)
+                _d_prior(s, acts, n, pri)
+                p_sum = 0.0
+                sum_visits = 0
+                sum_total = 0.0
+                for i in range(n):
+                    if not (pri[i] >= 0.0 and pri[i] < np.inf):
+                        raise ValueError("compiled domain prior: a probability is negative, NaN or infinite")
+                    p_sum += pri[i]
+                    ch = child[node, acts[i]]
+                    if ch >= 0:
+                        sum_visits += visits[ch]
+                        sum_total += total[ch]
+                if not p_sum > 0.0:
+                    raise ValueError("compiled domain prior: the probabilities sum to 0")
+                fpu = sum_total / sum_visits if sum_visits > 0 else 0.0  # the parent's mean
+                sqrt_n = math.sqrt(max(sum_visits, 1))
+                q_lo = qrange[0]
+                span = qrange[1] - qrange[0]
+                pick = -1
+                pick_score = -np.inf
+                for i in range(n):
+                    ch = child[node, acts[i]]
+                    if ch < 0:
+                        q = fpu
+                        nv = 0
+                    else:
+                        q = total[ch] / visits[ch]
+                        nv = visits[ch]
+                    if normalize:
+                        q = (q - q_lo) / span if span > 0 else 0.5
+                    sc = q + c * (pri[i] / p_sum) * sqrt_n / (1 + nv)
+                    if pick < 0 or sc > pick_score:
+                        pick_score = sc
+                        pick = i
+                a = acts[pick]
+                expand = child[node, a] < 0
+            else:
+                untried = 0
                 for i in range(n):
                     if child[node, acts[i]] < 0:
-                        if k == 0:
-                            a = acts[i]
-                            break
-                        k -= 1
+                        untried += 1
+                if untried > 0:  # expand an untried action uniformly at random
+                    k = randint(rs, untried)
+                    for i in range(n):
+                        if child[node, acts[i]] < 0:
+                            if k == 0:
+                                a = acts[i]
+                                break
+                            k -= 1
+                    expand = True
+                else:  # select by UCT
+                    log_n = math.log(visits[node]) if visits[node] > 1 else 0.0
+                    pick = -1
+                    pick_score = -np.inf
+                    q_lo = qrange[0]
+                    span = qrange[1] - qrange[0]
+                    for i in range(n):
+                        ch = child[node, acts[i]]
+                        q = total[ch] / visits[ch]
+                        if normalize:
+                            q = (q - q_lo) / span if span > 0 else 0.5
+                        sc = q + c * math.sqrt(log_n / visits[ch])
+                        if sc > pick_score:
+                            pick_score = sc
+                            pick = i
+                    a = acts[pick]
+            if expand:
                 new = nodes
                 nodes += 1
                 child[node, a] = new
@@ -142,48 +209,45 @@ def _kernel_template(root, iterations, c, g, depth, max_tree_depth, heuristic, w
                 path_r[plen] = r if p == 0 else -r
                 plen += 1
                 break
-            # select by UCT
-            log_n = math.log(visits[node]) if visits[node] > 1 else 0.0
-            pick = -1
-            pick_score = -np.inf
-            q_lo = qrange[0]
-            span = qrange[1] - qrange[0]
-            for i in range(n):
-                ch = child[node, acts[i]]
-                q = total[ch] / visits[ch]
-                if normalize:
-                    q = (q - q_lo) / span if span > 0 else 0.5
-                sc = q + c * math.sqrt(log_n / visits[ch])
-                if sc > pick_score:
-                    pick_score = sc
-                    pick = i
-            a = acts[pick]
             p = _d_to_play(s)
             r = _d_step(s, a, rs)
             node = child[node, a]
             path[plen] = node
             path_r[plen] = r if p == 0 else -r
             plen += 1
-        # simulate: the discounted return from s (modified in place), player 0's frame
-        value = 0.0
-        w = 1.0
-        over = False
-        for _ in range(depth):
-            n = _d_legal(s, acts)
-            if n == 0:  # terminal (every domain has actions in non-terminal states)
-                over = True
-                break
-            if heuristic:
-                a = _d_rollout_action(s, acts, n, rs, weights)
+        # the leaf value, player 0's frame: the rollout's return, or (_USE_VALUE) evaluate's
+        # value mixed with it (0 at a terminal leaf, as the Python solvers' leaf_value)
+        leaf = 0.0
+        roll = True
+        if _USE_VALUE:
+            if _d_legal(s, acts) == 0:
+                roll = False
             else:
-                a = acts[randint(rs, n)]
-            p = _d_to_play(s)
-            r = _d_step(s, a, rs)
-            value += w * (r if p == 0 else -r)
-            w *= g
-        if not over and not _d_is_terminal(s):
-            v = _d_evaluate(s)
-            value += w * (v if _d_to_play(s) == 0 else -v)
+                v = _d_evaluate(s)
+                leaf = v if _d_to_play(s) == 0 else -v
+                roll = rollout_weight > 0.0
+        value = 0.0
+        if roll:  # simulate: the discounted return from s (modified in place)
+            w = 1.0
+            over = False
+            for _ in range(depth):
+                n = _d_legal(s, acts)
+                if n == 0:  # terminal (every domain has actions in non-terminal states)
+                    over = True
+                    break
+                if heuristic:
+                    a = _d_rollout_action(s, acts, n, rs, weights)
+                else:
+                    a = acts[randint(rs, n)]
+                p = _d_to_play(s)
+                r = _d_step(s, a, rs)
+                value += w * (r if p == 0 else -r)
+                w *= g
+            if not over and not _d_is_terminal(s):
+                v = _d_evaluate(s)
+                value += w * (v if _d_to_play(s) == 0 else -v)
+        if _USE_VALUE:
+            value = (1.0 - rollout_weight) * leaf + rollout_weight * value if roll else leaf
         for k in range(plen - 1, -1, -1):
             nd = path[k]
             value = path_r[k] + g * value
@@ -297,30 +361,40 @@ def _fingerprint(dom: CompiledDomain) -> str | None:
 
 def _bindings(dom: CompiledDomain) -> tuple:
     return (dom.legal, dom.step, dom.is_terminal, dom.to_play, dom.evaluate or _zero_value,
-            dom.rollout_action or _uniform_action)
+            dom.rollout_action or _uniform_action, dom.prior or _no_prior)
+
+
+@njit(cache=True)
+def _no_prior(s, acts, n, out):
+    """Placeholder ``prior`` of a domain without one (never called: its branch is pruned)."""
+    out[:n] = 1.0
 
 
 _FACTORY: dict[tuple, Any] = {}
 _ENTRY: dict[Any, Any] = {}
 
 
-def kernel_for(domain: CompiledDomain | str) -> Any:
+def kernel_for(domain: CompiledDomain | str, value: bool = False) -> Any:
     """The search kernel instantiated for ``domain`` (a numba dispatcher; cached per domain).
 
-    A copy of ``_kernel_template`` whose globals bind the domain's primitives; its
-    name (``_search_kernel_<name>_<hash>``) names its on-disk cache, the hash
-    covering the primitives' source files (see :func:`_fingerprint`).
+    A copy of ``_kernel_template`` whose globals bind the domain's primitives and the
+    compile-time switches: PUCT when the domain has a ``prior``, leaf values from
+    ``evaluate`` when ``value`` (``rollout_weight < 1``); the plain instance compiles
+    neither.  Its name (``_search_kernel_<name>[_puct][_value]_<hash>``) names its
+    on-disk cache, the hash covering the primitives' source files (see :func:`_fingerprint`).
     """
     dom = resolve(domain)
-    key = _bindings(dom)
+    puct = dom.prior is not None
+    key = (*_bindings(dom), puct, bool(value))
     got = _FACTORY.get(key)
     if got is not None:
         return got
     fp = _fingerprint(dom)
     g = dict(_kernel_template.__globals__)
     (g["_d_legal"], g["_d_step"], g["_d_is_terminal"], g["_d_to_play"], g["_d_evaluate"],
-     g["_d_rollout_action"]) = key
-    name = f"_search_kernel_{re.sub(r'[^0-9A-Za-z_]', '_', dom.name)}_{fp or 'nocache'}"
+     g["_d_rollout_action"], g["_d_prior"], g["_USE_PRIOR"], g["_USE_VALUE"]) = key
+    variant = ("_puct" if puct else "") + ("_value" if value else "")
+    name = f"_search_kernel_{re.sub(r'[^0-9A-Za-z_]', '_', dom.name)}{variant}_{fp or 'nocache'}"
     fn = pytypes.FunctionType(_kernel_template.__code__, g, name)
     fn.__qualname__ = name
     fn.__doc__ = _kernel_template.__doc__
@@ -356,7 +430,7 @@ def _explain_compile_error(dom: CompiledDomain, exc: Exception) -> ValueError:
     s, v = nt.Array(nt.int64, 1, "C"), nt.Array(nt.int64, 1, "C")
     rs, w = nt.Array(nt.uint64, 1, "C"), nt.Array(nt.float64, 1, "C")
     sigs = {"legal": (s, v), "step": (s, nt.int64, rs), "is_terminal": (s,), "to_play": (s,),
-            "evaluate": (s,), "rollout_action": (s, v, nt.int64, rs, w)}
+            "evaluate": (s,), "rollout_action": (s, v, nt.int64, rs, w), "prior": (s, v, nt.int64, w)}
     wants = {"legal": nt.Integer, "to_play": nt.Integer, "rollout_action": nt.Integer,
              "step": nt.Number, "evaluate": nt.Number, "is_terminal": (nt.Boolean, nt.Integer)}
     who = f"compiled domain {dom.name!r}"
@@ -371,21 +445,21 @@ def _explain_compile_error(dom: CompiledDomain, exc: Exception) -> ValueError:
             first = next((ln.strip() for ln in str(sub).splitlines() if ln.strip()), type(sub).__name__)
             return ValueError(f"{who}: field {field!r} does not compile for ({', '.join(map(str, sig))}): "
                               f"{first}")
-        if not isinstance(ret, wants[field]):
+        if field in wants and not isinstance(ret, wants[field]):
             return ValueError(f"{who}: field {field!r} returns {ret}; the protocol needs "
                               f"{'an integer' if wants[field] is nt.Integer else 'a number or bool'}")
     first = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
     return ValueError(f"{who}: the search kernel does not compile with its primitives: {first}")
 
 
-def _entry(dom: CompiledDomain, args: tuple) -> Any:
+def _entry(dom: CompiledDomain, args: tuple, value: bool = False) -> Any:
     """The kernel for ``dom`` compiled (or loaded from the cache) for ``args``, without dispatch.
 
     We compile the signature once and keep its entry point (the dispatcher's type
     resolution costs microseconds per call).  A primitive that does not compile
     (wrong types or return type) raises one ``ValueError`` line naming its field.
     """
-    kernel = kernel_for(dom)
+    kernel = kernel_for(dom, value)
     fn = _ENTRY.get(kernel)  # the argument types are fixed by search_array
     if fn is None:
         if not hasattr(kernel, "compile"):  # NUMBA_DISABLE_JIT: plain Python
@@ -443,9 +517,16 @@ def search_array(
     policy: str = "uniform",
     seconds: float | None = None,
     exploration: str = "anchor",
+    rollout_weight: float = 1.0,
 ) -> SearchResult:
     """:func:`search` from a state array (see :func:`state_array`)."""
     dom = resolve(domain)
+    rollout_weight = float(rollout_weight)
+    if not 0.0 <= rollout_weight <= 1.0:
+        raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight}")
+    if rollout_weight < 1.0 and dom.evaluate is None:
+        raise ValueError(f"rollout_weight < 1 mixes the domain's evaluate with the rollout; "
+                         f"{dom.name} has no evaluate")
     if exploration not in EXPLORATIONS:
         raise ValueError(f"exploration must be one of {', '.join(EXPLORATIONS)}, got {exploration!r}")
     if policy not in ("uniform", "heuristic"):
@@ -479,11 +560,13 @@ def search_array(
     fixed = (root, float(c), float(discount), int(depth), mtd, policy == "heuristic", weights,
              exploration == "normalized")
 
-    kernel = _entry(dom, (fixed[0], first, *fixed[1:], *tree.arrays()))  # compile outside the clock
+    value = rollout_weight < 1.0
+    # compile outside the clock
+    kernel = _entry(dom, (fixed[0], first, *fixed[1:], *tree.arrays(), rollout_weight), value)
 
     def run(n: int) -> None:
         tree.reserve(n)
-        kernel(fixed[0], n, *fixed[1:], *tree.arrays())
+        kernel(fixed[0], n, *fixed[1:], *tree.arrays(), rollout_weight)
 
     t0 = time.perf_counter()
     run(first)
@@ -519,6 +602,9 @@ DEFAULT_C, DEFAULT_DISCOUNT, DEFAULT_DEPTH = 1.4, 1.0, 1000
 #: UCT's constant on normalised means when ``c`` is not given: the Python solvers' default
 #: (``Solver(exploration="normalized")``, measured there; keep the two equal)
 NORMALIZED_C = 1.0
+#: PUCT's constant when ``c`` is not given and the domain has a ``prior``: the Python solvers'
+#: default with ``prior_fn`` (1.25, MuZero's ``c_1``; keep the two equal)
+PUCT_C = 1.25
 EXPLORATIONS = ("anchor", "normalized")
 
 
@@ -535,8 +621,18 @@ def search(
     anchor_terminal: bool = False,
     seconds: float | None = None,
     exploration: str = "anchor",
+    rollout_weight: float = 1.0,
 ) -> SearchResult:
     """Compiled MCTS from a domain state; the same result type as the Python solvers.
+
+    Tree policy: UCT, or AlphaZero's PUCT when the domain has a ``prior`` primitive
+    (``Q + c P sqrt(N) / (1 + n)``, ``N`` the visits of the node's children added up,
+    an untried action valued at the parent's mean and expanded when it wins; the rule
+    of the Python solvers' ``prior_fn``, :class:`~playout.mcts.generic.GenericSolver`;
+    no Dirichlet noise here).  Leaf value: the rollout's return, or with
+    ``rollout_weight < 1`` AlphaGo's ``(1 - lambda) evaluate(leaf) + lambda rollout``
+    (Silver et al. 2016; ``evaluate`` in the frame of the player to move at the leaf,
+    0 at a terminal leaf; the Python solvers' ``value_fn`` / ``rollout_weight``).
 
     Args:
         domain: a :class:`~playout.mcts.compiled_domain.CompiledDomain`, or a
@@ -569,6 +665,9 @@ def search(
             Python solvers' ``exploration="normalized"``; then ``c`` defaults to
             :data:`NORMALIZED_C` instead of the domain's.  The reported
             exploration terms stay ``c sqrt(ln N / n)``.
+        rollout_weight: lambda in [0, 1]: 1 (default) the rollout alone (``evaluate``
+            only at the simulation depth cut, as before), 0 the domain's ``evaluate``
+            alone (no rollout is played); needs ``evaluate`` when below 1.
 
     Returns:
         :class:`~playout.mcts.result.SearchResult` with actions in the domain's
@@ -579,6 +678,8 @@ def search(
         field), bad option, or a terminal root state.
     """
     dom = resolve(domain)
+    if c is None and dom.prior is not None:
+        c = PUCT_C
     if c is None and exploration == "normalized":
         c = NORMALIZED_C
     c = (dom.c if dom.c is not None else DEFAULT_C) if c is None else c
@@ -597,7 +698,7 @@ def search(
     else:
         root = state_array(dom, state, anchor_terminal=anchor_terminal)
     return search_array(dom, root, iterations, c, discount, depth, seed, max_tree_depth, policy, seconds,
-                        exploration)
+                        exploration, rollout_weight)
 
 
 def known_domains() -> list[str]:

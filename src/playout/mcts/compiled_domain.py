@@ -23,10 +23,15 @@ with ``numba.njit`` (``cache=True`` recommended), are:
 ``to_play(s) -> int``                           0, or 1 in a two-player zero-sum game (the search negates
                                                 rewards in player 1's frame); one-player MDPs return 0
 ``evaluate(s) -> float`` (optional)             value of a non-terminal state for ``to_play(s)`` when a
-                                                simulation stops at its depth limit (default 0.0)
+                                                simulation stops at its depth limit (default 0.0), and
+                                                the leaf value with ``rollout_weight < 1``
 ``rollout_action(s, acts, n, rng_state,         the domain's simulation policy: one of ``acts[:n]``; used
 params) -> int`` (optional)                     with ``policy="heuristic"`` (default: uniform random, the
                                                 anchor's), ``params`` is :attr:`policy_params`
+``prior(s, acts, n, out)`` (optional)           write the prior probabilities of the legal actions
+                                                ``acts[:n]`` into ``out[:n]`` (``float64[n_actions]``;
+                                                non-negative, finite, not all 0; normalised by the
+                                                search); its presence switches selection to PUCT
 ==============================================  ======================================================
 
 Python-side fields (optional): ``initial_state()`` (the root array for ``playout
@@ -59,6 +64,7 @@ PRIMITIVES: dict[str, tuple[str, ...]] = {
     "to_play": ("s",),
     "evaluate": ("s",),
     "rollout_action": ("s", "acts", "n", "rng_state", "params"),
+    "prior": ("s", "acts", "n", "out"),
 }
 REQUIRED = ("legal", "step", "is_terminal", "to_play")
 
@@ -76,8 +82,8 @@ class CompiledDomain:
         keeps one child slot per id.
     legal, step, is_terminal, to_play : numba dispatchers
         The required primitives.
-    evaluate, rollout_action : numba dispatchers or None
-        Optional primitives (``None``: 0.0 at the depth cut; uniform rollouts).
+    evaluate, rollout_action, prior : numba dispatchers or None
+        Optional primitives (``None``: 0.0 at the depth cut; uniform rollouts; UCT).
     policy_params : array, zero-argument callable or None
         float64 array passed to ``rollout_action`` (Reversi: its weight table);
         a callable is called once, on the first search with the heuristic policy.
@@ -95,6 +101,7 @@ class CompiledDomain:
     evaluate: Any = None
     rollout_action: Any = None
     policy_params: Any = None
+    prior: Any = None
     initial_state: Callable[[], Any] | None = None
     to_array: Callable[..., Any] | None = None
     action_of: Callable[[int], Any] = int
