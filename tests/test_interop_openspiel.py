@@ -99,3 +99,37 @@ def test_mcts_solver_proves_through_deterministic_openspiel_moves(OpenSpielGame)
 def test_unknown_game_is_a_clear_error(OpenSpielGame):
     with pytest.raises(ValueError, match="unknown OpenSpiel game 'no_such_game'"):
         OpenSpielGame("no_such_game")
+
+
+# -- chance outcomes for StatefulSolver(chance="expected") (issue 16) ---------------------
+def test_pig_chance_outcomes_are_openspiels_die(OpenSpielGame):
+    game = OpenSpielGame("pig(winscore=2)", enumerate_chance=True)
+    root = game.initial_state()
+    out = game.chance_outcomes(root, 0)  # roll: one die, faces 1..6
+    assert [p for _, p in out] == [1 / 6] * 6
+    assert [s.current_player() for s, _ in out] == [1, 0, 0, 0, 0, 0]  # a 1 passes the turn
+    assert [str(s).splitlines()[0] for s, _ in out][:2] == ["Scores: 0 0, Turn total: 0",
+                                                           "Scores: 0 0, Turn total: 2"]
+    assert game.chance_outcomes(root, 1) is None  # stop: no chance node follows
+    assert OpenSpielGame("pig(winscore=2)").chance_outcomes(root, 0) is None  # off by default
+
+
+def test_expected_chance_backs_up_pigs_exact_value(OpenSpielGame):
+    # pig to 2 points: rolling 2..6 lets the mover stop and win (+1); a 1 hands the same
+    # position to the opponent, so the mover's value V = 5/6 - V/6, V = 5/7 (rolling is right)
+    game = OpenSpielGame("pig(winscore=2)", enumerate_chance=True)
+    for seed in range(3):
+        res = StatefulSolver(game, chance="expected", exploration_constant=1.0, seed=seed
+                             ).run_tree_search(iterations=1500)
+        roll = next(s for s in res.stats if s.action == 0)
+        assert res.action == 0
+        assert abs(roll.mean_reward - 5 / 7) < 0.015  # measured 0.7247, 0.7222, 0.7220
+
+
+def test_mcts_solver_still_proves_nothing_through_pigs_dice(OpenSpielGame):
+    game = OpenSpielGame("pig(winscore=2)")  # today's adapter: chance is sampled, not listed
+    res = StatefulSolver(game, mcts_solver=True, seed=0).run_tree_search(iterations=300)
+    assert res.proven == 0 and res.value is None and res.iterations == 300  # unproven: whole budget
+    with pytest.raises(ValueError, match="chance_outcomes called on a chance node"):
+        game_e = OpenSpielGame("pig(winscore=2)", enumerate_chance=True)
+        game_e.chance_outcomes(game_e.game.new_initial_state().child(0), 0)

@@ -14,10 +14,17 @@ decision: ``actions`` and ``to_play`` refuse it with a :class:`ValueError` (its
 "legal actions" are chance outcomes, which a solver would otherwise return as
 the move).  Sample it first with :meth:`OpenSpielGame.resolve_chance`.
 
-``chance_outcomes`` is not enumerated (the MDP default, ``None``): pyspiel states
-compare by identity, so listed successors could never match sampled ones.  With
+By default ``chance_outcomes`` is not enumerated (the MDP default, ``None``): pyspiel
+states compare by identity, so listed successors could never match sampled ones.  With
 ``StatefulSolver(mcts_solver=True)`` proofs then cross only edges whose
 transition sampled no chance node (see :mod:`playout.mcts.stateful`).
+``OpenSpielGame(name, enumerate_chance=True)`` lists them, for
+``StatefulSolver(chance="expected")``, which picks its outcomes from the list (never
+sampling), so its expectimax chance edges back up the probability-weighted mean over
+OpenSpiel's ``state.chance_outcomes()`` -- after the action, every chance node that
+follows, as OpenSpiel's ``MCTSBot`` expands them (its ``_apply_tree_policy``).  Not for
+the MCTS-Solver, which samples the transition and then refuses a successor the list
+does not hold (an ``MDPError``).
 
 Supported: one-player games and two-player zero-sum games with sequential moves.
 Rewards are OpenSpiel's returns, paid to the mover as the change in its return.
@@ -49,13 +56,16 @@ class OpenSpielGame(Game[Any, int]):
         name: an OpenSpiel game string, e.g. ``"connect_four"`` or ``"pig(winscore=20)"``.
         seed: seeds the chance nodes before the first decision (e.g. backgammon's
             opening roll), so ``initial_state()`` is reproducible.
+        enumerate_chance: list a transition's chance outcomes (:meth:`chance_outcomes`)
+            for ``StatefulSolver(chance="expected")``; off by default (see the module
+            docstring).
 
     Raises:
         ValueError: unknown game, simultaneous moves, or more than two players /
             not zero-sum for two players.
     """
 
-    def __init__(self, name: str, seed: int = 0) -> None:
+    def __init__(self, name: str, seed: int = 0, enumerate_chance: bool = False) -> None:
         base = name.split("(", 1)[0]
         if base not in pyspiel.registered_names():  # checked first: pyspiel prints its whole list
             close = [n for n in pyspiel.registered_names() if base and (base in n or n in base)][:5]
@@ -78,6 +88,7 @@ class OpenSpielGame(Game[Any, int]):
         self.hidden_information = info.information != pyspiel.GameType.Information.PERFECT_INFORMATION
         self._namer = self.game.new_initial_state()
         self.seed = seed
+        self.enumerate_chance = bool(enumerate_chance)
 
     def resolve_chance(self, state: Any, rng: random.Random) -> Any:
         """Sample every chance node from ``state`` on (OpenSpiel's ``chance_outcomes``
@@ -113,6 +124,35 @@ class OpenSpielGame(Game[Any, int]):
         nxt = state.clone()
         nxt.apply_action(action)
         return self.resolve_chance(nxt, rng)
+
+    def chance_outcomes(self, state: Any, action: int) -> list[tuple[Any, float]] | None:
+        """With ``enumerate_chance``: the successors of ``action`` from ``state`` as
+        ``(next_state, probability)`` pairs, every chance node after the action expanded
+        by OpenSpiel's ``state.chance_outcomes()`` (probabilities multiplied along a chain
+        of chance nodes; outcomes of probability 0 left out).  ``None`` when the action
+        reaches no chance node (the solver sees a deterministic edge) or
+        ``enumerate_chance`` is off.  Raises ValueError on a chance node ``state``.
+        """
+        if not self.enumerate_chance:
+            return None
+        self._decision(state, "chance_outcomes")
+        nxt = state.clone()
+        nxt.apply_action(action)
+        if not nxt.is_chance_node():
+            return None
+        out: list[tuple[Any, float]] = []
+        todo = [(nxt, 1.0)]
+        while todo:
+            s, p = todo.pop()
+            if not s.is_chance_node():
+                out.append((s, p))
+                continue
+            for o, q in reversed(s.chance_outcomes()):
+                if q > 0:
+                    child = s.clone()
+                    child.apply_action(o)
+                    todo.append((child, p * q))
+        return out
 
     def reward(self, prev_state: Any, action: int, state: Any) -> float:
         mover = prev_state.current_player()
