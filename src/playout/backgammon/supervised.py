@@ -26,9 +26,10 @@ to act; rows of :mod:`playout.backgammon.data`), warm-started from an existing `
   its board (race when :func:`playout.backgammon.board.is_race`, else contact); finished games
   and pure bear-offs (answered exactly / by the bear-off database) are left out.
 
-Speed: an epoch over ~18,000 rows takes ~1 s with ``OPENBLAS_NUM_THREADS=1`` (small matrix
-products; several BLAS threads on a shared 2-core machine are ~10x slower).  Bit-equal
-weights are promised for the same data, settings, seed and BLAS thread count.
+Speed: an epoch over ~18,000 rows takes ~1 s with one BLAS thread, which :func:`train` sets
+by default through threadpoolctl (small matrix products; several BLAS threads on a loaded
+2-core machine were ~10x slower).  Bit-equal weights are promised for the same data, settings,
+seed and BLAS thread count.
 
 Rows whose board is a decision or a candidate's successor of a benchmark (``exclude``, see
 :func:`benchmark_keys`) are left out so that a PR measured on that benchmark is not
@@ -295,11 +296,24 @@ def _save_ckpt(path: Path, state: dict) -> None:
     os.replace(tmp, path)
 
 
-def train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidden: int | None = None,
-          lr: float = 1e-3, lr_decay: float = 1.0, batch: int = 64, consistency: float = 1.0,
-          l2: float = 0.0,
-          nets=(0, 1), max_minutes: float | None = None, png=None, progress: bool = True,
-          _stop_after: int | None = None) -> dict:
+def train(ds: Dataset, out, *, blas_threads: int | None = 1, **kw) -> dict:
+    """:func:`_train` with BLAS limited to ``blas_threads`` threads (threadpoolctl; ``None``: the
+    library's default).  The products here are small: on a loaded 2-core machine one thread was
+    ~10x faster than OpenBLAS's default (idle, both ran 2 epochs of 21,124 rows in 0.3-0.5 s), and
+    the thread count is part of bit-equal reproducibility."""
+    if blas_threads is None:
+        return _train(ds, out, **kw)
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=blas_threads, user_api="blas"):
+        return _train(ds, out, **kw)
+
+
+def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidden: int | None = None,
+           lr: float = 1e-3, lr_decay: float = 1.0, batch: int = 64, consistency: float = 1.0,
+           l2: float = 0.0,
+           nets=(0, 1), max_minutes: float | None = None, png=None, progress: bool = True,
+           _stop_after: int | None = None) -> dict:
     """Fit the network to ``ds`` and write the best held-out weights of each net to ``out``.
 
     Args:
