@@ -10,7 +10,12 @@ An :class:`Engine` answers the two questions a benchmark asks, always from the s
 
 Specs (``playout bg pr --engine SPEC``): ``gnubg:ply=0``, ``gnubg:ply=2`` (gnubg numbering,
 0 = raw net), ``bgsage:ply=1``, ``bgsage:ply=2``, ``bgsage:ply=3`` (XG numbering, 1 = raw net),
-``ours:ply=1|2|3[,eval=net|pubeval][,weights=NET.npz]`` (XG numbering), ``pubeval``.  Either numbering is accepted
+``ours:ply=1|2|3[,eval=net|pubeval][,weights=NET.npz][,specialist=backgame]`` (XG numbering),
+``pubeval``.  ``specialist=FAMILY`` plays and cubes a decision whose board is in the family
+(:func:`playout.backgammon.families.in_family`, either side) with the shipped specialist net
+(:data:`SPECIALISTS`) and every other decision with the general net: the rule looks at the
+decision's board, so all its candidate plays (exits from the region included) are valued by one
+net.  Either numbering is accepted
 with ``xgply=N`` (XG) or ``gnubgply=N`` (gnubg), e.g. ``gnubg:xgply=1`` is ``gnubg:ply=0``.
 
 Side conventions were checked against the peers: gnubg's board is ``(opponent, on roll)``,
@@ -30,6 +35,10 @@ import numpy as np
 from .benchmark import Board, flip_board
 
 _OWNER_GNUBG = {"centered": -1, "player": 0, "opponent": 1}
+
+#: family -> the shipped specialist network (``playout.backgammon.data``; SOURCES.md says how
+#: each was trained).
+SPECIALISTS = {"backgame": "net_sl_backgame_v1.npz"}
 
 #: The 21 distinct rolls with their weight out of 36.
 ROLLS = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)]
@@ -203,7 +212,8 @@ class OursEngine:
     """Our engine: ``search.choose_move`` and ``cube.cube_action`` at ``ply`` (XG numbering)
     with the ``NeuralNet`` (``eval="net"``) or ``PubEval`` (``eval="pubeval"``) evaluator."""
 
-    def __init__(self, ply: int = 1, evaluator: str = "net", weights: str | None = None):
+    def __init__(self, ply: int = 1, evaluator: str = "net", weights: str | None = None,
+                 specialist: str | None = None):
         try:
             search = importlib.import_module("playout.backgammon.search")
             cube = importlib.import_module("playout.backgammon.cube")
@@ -218,19 +228,36 @@ class OursEngine:
         except Exception as exc:  # e.g. missing weights
             raise EngineError(f"cannot build {cls}: {exc}") from None
         self._search, self._cube = search, cube
+        self._special = None
+        if specialist is not None:
+            from playout.backgammon.families import in_family
+
+            path = Path(evaluators.DEFAULT_NET).with_name(SPECIALISTS[specialist])
+            self._special = (specialist, evaluators.NeuralNet(path), in_family)
         self.ply = ply
         self.name = "pubeval" if (evaluator == "pubeval" and ply == 1) else f"ours {ply}-ply" + ("" if evaluator == "net" else f" {evaluator}")
 
+    def evaluator_for(self, board26):
+        """The network for a decision at ``board26``: the specialist when its family's rule
+        holds, else the general one."""
+        if self._special is not None:
+            family, ev, in_family = self._special
+            if in_family(family, np.asarray(board26, dtype=np.int8)):
+                return ev
+        return self._ev
+
     def choose_checker(self, board26, dice, cube_value=1, cube_owner="centered") -> Board:
         b = np.asarray(board26, dtype=np.int8)
-        choice = self._search.choose_move(b, (int(dice[0]), int(dice[1])), self._ev, ply=self.ply)
+        choice = self._search.choose_move(b, (int(dice[0]), int(dice[1])), self.evaluator_for(b),
+                                          ply=self.ply)
         return tuple(int(x) for x in choice.board)
 
     def cube_decision(self, board26, cube_value=1, cube_owner="centered") -> tuple[bool, bool]:
         if cube_owner == "opponent":
             return False, True
         b = np.asarray(board26, dtype=np.int8)
-        d = self._cube.cube_action(b, int(cube_value), cube_owner, self._ev, ply=self.ply)
+        d = self._cube.cube_action(b, int(cube_value), cube_owner, self.evaluator_for(b),
+                                   ply=self.ply)
         return bool(d.double), bool(d.take)
 
 
@@ -245,6 +272,7 @@ class Spec:
     ply: int
     evaluator: str = "net"
     weights: str | None = None
+    specialist: str | None = None
 
     @property
     def label(self) -> str:
@@ -254,7 +282,8 @@ class Spec:
             return "pubeval"
         if self.kind == "ours":
             return (f"ours {self.ply}-ply" + ("" if self.evaluator == "net" else f" {self.evaluator}")
-                    + (f" {Path(self.weights).stem}" if self.weights else ""))
+                    + (f" {Path(self.weights).stem}" if self.weights else "")
+                    + (f" +{self.specialist} specialist" if self.specialist else ""))
         return f"{self.kind} {self.ply}-ply"
 
 
@@ -285,6 +314,10 @@ def parse_spec(text: str) -> Spec:
     weights = opts.pop("weights", None) if kind == "ours" else None
     if weights is not None and not Path(weights).is_file():
         raise EngineError(f"engine spec {text!r}: weights file {weights!r} not found")
+    specialist = opts.pop("specialist", None) if kind == "ours" else None
+    if specialist is not None and specialist not in SPECIALISTS:
+        raise EngineError(f"engine spec {text!r}: no specialist for {specialist!r} "
+                          f"(known: {', '.join(sorted(SPECIALISTS))})")
     if opts:
         raise EngineError(f"engine spec {text!r}: unknown option(s) {', '.join(sorted(opts))}")
     if ply < (0 if gnubg_numbering else 1):
@@ -293,7 +326,7 @@ def parse_spec(text: str) -> Spec:
     if ply > top:
         raise EngineError(f"engine spec {text!r}: ply {ply} is out of range "
                           f"({'0..3 in gnubg' if gnubg_numbering else '1..4 in XG'} numbering)")
-    return Spec(kind, ply, evaluator, weights)
+    return Spec(kind, ply, evaluator, weights, specialist)
 
 
 def make_engine(spec: str | Spec) -> Engine:
@@ -306,7 +339,7 @@ def make_engine(spec: str | Spec) -> Engine:
     elif s.kind == "pubeval":
         e = OursEngine(s.ply, "pubeval")
     else:
-        e = OursEngine(s.ply, s.evaluator, s.weights)
+        e = OursEngine(s.ply, s.evaluator, s.weights, s.specialist)
     e.name = s.label
     return e
 

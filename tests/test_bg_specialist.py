@@ -1,0 +1,41 @@
+"""``ours:...,specialist=backgame``: the back-game specialist by rule on the decision's board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from playout.backgammon import benchmark as B
+from playout.backgammon.engines import EngineError, make_engine, parse_spec
+from playout.backgammon.evaluators import DEFAULT_NET, NeuralNet
+from playout.backgammon.families import in_family
+from playout.backgammon.search import choose_move
+
+REF_A = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon" / "reference" / "A"
+
+
+def test_specialist_plays_the_family_decisions_and_only_those():
+    decisions = [d for d in B.load_set(REF_A).decisions if d.kind == "checker"]
+    inside = [d for d in decisions if in_family("backgame", np.asarray(d.board, dtype=np.int8))]
+    outside = [d for d in decisions if d not in inside][:20]
+    assert len(inside) == 8  # reference set A's checker decisions in the back-game family
+    eng = make_engine("ours:ply=1,specialist=backgame")
+    general = NeuralNet()
+    special = NeuralNet(DEFAULT_NET.with_name("net_sl_backgame_v1.npz"))
+    differ = 0
+    for d, ev in [(d, special) for d in inside] + [(d, general) for d in outside]:
+        b = np.asarray(d.board, dtype=np.int8)
+        want = tuple(int(x) for x in choose_move(b, d.dice, ev, ply=1).board)
+        assert eng.choose_checker(b, d.dice, d.cube_value, d.cube_owner) == want
+        if ev is special:
+            differ += want != tuple(int(x) for x in choose_move(b, d.dice, general, ply=1).board)
+    assert differ >= 1  # the specialist changes at least one back-game play of set A
+
+
+def test_specialist_spec_errors_and_label():
+    assert parse_spec("ours:ply=2,specialist=backgame").specialist == "backgame"
+    assert make_engine("ours:ply=1,specialist=backgame").name == "ours 1-ply +backgame specialist"
+    with pytest.raises(EngineError, match="no specialist for 'snake'"):
+        parse_spec("ours:ply=1,specialist=snake")
