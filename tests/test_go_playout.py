@@ -8,6 +8,7 @@ from numba import njit
 
 from playout.go.board import BLACK, WHITE, Board, gtp_to_point
 from playout.go.playout import PlayoutState, run_many, sample_move, seed_rng
+from playout.go.rules import M_NCAP, META
 from playout.go.samplers import init_atari, sample_far_light
 from playout.go.tables import (
     SWAP,
@@ -177,6 +178,69 @@ def test_near_set_after_a_move_and_a_capture():
     assert b.pt(0, 0) in s.near_points(WHITE)
     s.play(0, WHITE)  # a pass: nothing is near for Black
     assert s.near_points(BLACK) == []
+
+
+CAPTURE_2 = """
+    X X X . .
+    X O O . .
+    X X X . .
+    . . . . .
+    . . . . .
+    """
+
+
+def test_starting_near_set_includes_the_points_the_last_move_captured():
+    """Black's D4 captures two stones: the near set of White (to reply) is the move's empty
+    8 neighbours plus the captured points (docs/go-mc-patterns.md; GNU Go 3.8's mc_play_move
+    queues removed stones in mc_remove_string, and the queue is its NEAR set).  The captured
+    stone at (1, 1) is outside the move's ring: only the capture rule makes it near.  A state
+    built from the board after the move must have it, as the incremental path does."""
+    b = Board.from_ascii(CAPTURE_2)
+    move = b.pt(1, 3)
+    before = PlayoutState(b, code_table())
+    assert sorted(b.play(move)) == [b.pt(1, 1), b.pt(1, 2)]
+    expected = sorted(b.pt(r, k) for r, k in ((0, 3), (0, 4), (1, 1), (1, 2), (1, 4), (2, 3), (2, 4)))
+    s = PlayoutState(b, code_table())
+    assert s.near_points(WHITE) == expected
+    assert s.code(b.pt(1, 1), WHITE) & 1
+    before.play(move, BLACK)
+    assert before.near_points(WHITE) == expected
+    assert (s.val[1] == before.val[1]).all() and s.tot[1] == before.tot[1]
+    # a copied board (its scratch B zeroed) keeps the record; a board set up from colours has
+    # no last move, hence nothing near
+    assert PlayoutState(b.copy(), code_table()).near_points(WHITE) == expected
+    assert PlayoutState(Board.from_colors(5, b.color), code_table()).near_points(WHITE) == []
+
+
+@pytest.mark.parametrize("name", ["code", "mc_mogo_classic"])
+def test_state_from_scratch_equals_the_incremental_state_along_random_games(name):
+    """From random legal games (captures, ko, passes): ``PlayoutState(board)`` after each move
+    equals the state the playout kernels reached move by move -- the replying side's near set,
+    its values and total, the capture count and the captured points.  (The other side's near
+    set is the one of the move before, kept incrementally; a board has no record of it.)"""
+    table = code_table() if name == "code" else load_table(name)
+    rng = np.random.default_rng(7)
+    ncapturing = 0
+    for size, n_moves in ((5, 120), (7, 160), (9, 160)):
+        b = Board(size)
+        s = PlayoutState(b, table)
+        for _ in range(n_moves):
+            legal = b.legal_moves()
+            p = 0 if not legal or rng.random() < 0.03 else int(rng.choice(legal))
+            c = b.to_move
+            caps = b.play(p, c)
+            s.play(p, c)
+            ncapturing += bool(caps)
+            o = b.to_move
+            f = PlayoutState(b, table)
+            assert f.near_points(o) == s.near_points(o), (size, p, caps)
+            assert (f.val[o - 1] == s.val[o - 1]).all() and f.tot[o - 1] == s.tot[o - 1]
+            assert int(f.S[META, M_NCAP]) == int(s.S[META, M_NCAP]) == len(caps)
+            c0 = 16 * f.S.shape[1]
+            assert sorted(f.B[c0 : c0 + len(caps)]) == sorted(caps)
+            if b.passes >= 2:
+                break
+    assert ncapturing >= 5  # the games did capture
 
 
 @pytest.mark.parametrize("name", ["uniform", "mc_mogo_classic", "montegnu_classic", "code"])

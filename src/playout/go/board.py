@@ -97,7 +97,9 @@ class Board:
     ``shistory`` the full hash (stones and side to move, ``S[META, M_HASH]``) of every
     position a move or a pass was made from, the side to move being the mover (situational
     superko, as GNU Go 3.8 records it).  ``S`` is the kernels' state array (rows ``COLOR`` ...
-    ``META``).
+    ``META``).  ``captured``: the points the last :meth:`play` captured (empty after a pass or a
+    suicide); :meth:`last_captures` checks them against ``S`` (the playouts' starting *near*
+    set includes them, ``docs/go-mc-patterns.md``).
     """
 
     size: int = 9
@@ -108,6 +110,7 @@ class Board:
     moves: list = field(default_factory=list, repr=False)
     rules: Ruleset = field(default=DEFAULT_RULES, repr=False)
     shistory: list = field(default_factory=list, repr=False)
+    captured: list = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         if not MIN_SIZE <= self.size <= MAX_SIZE:
@@ -186,7 +189,7 @@ class Board:
 
     def copy(self) -> "Board":
         return Board(self.size, self.komi, self.superko, self.S.copy(), list(self.history),
-                     list(self.moves), self.rules, list(self.shistory))
+                     list(self.moves), self.rules, list(self.shistory), list(self.captured))
 
     # -- rules ---------------------------------------------------------------------------------
     def is_legal(self, p: int, c: int | None = None) -> bool:
@@ -279,9 +282,37 @@ class Board:
             self.history.append(self.position_hash)
         self.moves.append((c, p))
         if n < 0:
+            self.captured = []
             return list(self._suicided)
         c0 = 16 * self.S.shape[1]
-        return [int(x) for x in self.B[c0 : c0 + n]]
+        self.captured = [int(x) for x in self.B[c0 : c0 + n]]
+        return list(self.captured)
+
+    def last_captures(self) -> list[int]:
+        """The points the last move (``S[META, M_LAST]``) captured, as padded points.
+
+        :attr:`captured` if it is consistent with ``S``: as many points as ``S[META, M_NCAP]``,
+        all empty, each orthogonally next to the last move or to another of them (captured
+        strings touch the capturing stone); else ``[]`` (a position set up from colours, or a
+        state the playout kernels moved on without this board's :meth:`play`)."""
+        S = self.S
+        last = int(S[META, M_LAST])
+        caps = self.captured
+        if last <= 0 or not caps or len(caps) != int(S[META, M_NCAP]) \
+                or not self.moves or self.moves[-1][1] != last:
+            return []
+        W = self.W
+        if any(S[COLOR, q] != EMPTY for q in caps):
+            return []
+        todo = [last]
+        rest = set(caps)
+        while todo:
+            x = todo.pop()
+            for d in (-W, -1, 1, W):
+                if x + d in rest:
+                    rest.discard(x + d)
+                    todo.append(x + d)
+        return list(caps) if not rest else []
 
     def superko_hashes(self) -> np.ndarray:
         """Sorted hashes a move may not recreate under :attr:`rules` (``search``'s ``hist``):

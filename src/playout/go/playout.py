@@ -434,7 +434,8 @@ class PlayoutState:
     """A board plus incremental value rows, for running playouts from a position.
 
     ``PlayoutState(board, table)`` computes every value from scratch (near set from the board's
-    last move).  ``value(q, c)`` is colour ``c``'s value at padded point ``q``.
+    last move and the points it captured, :meth:`Board.last_captures`: the set
+    :func:`play_update` would have built).  ``value(q, c)`` is colour ``c``'s value at padded point ``q``.
     """
 
     def __init__(self, board: Board, table: "Table"):
@@ -451,9 +452,15 @@ class PlayoutState:
         S[META, M_NEARN] = 0
         S[META, M_NEARN + 1] = 0
         last = int(S[META, M_LAST])
+        # the near set as the incremental path (play_update) builds it after the last move,
+        # the points it captured included (docs/go-mc-patterns.md; GNU Go 3.8 queues them in
+        # mc_remove_string); the copy's scratch B does not hold them, the board's record does
+        caps = self.board.last_captures()
+        S[META, M_NCAP] = len(caps)
+        c0 = 16 * S.shape[1]
+        self.B[c0 : c0 + len(caps)] = caps
         if last > 0 and not table.light:
             c_last = 3 - int(S[META, M_TOMOVE])
-            S[META, M_NCAP] = 0
             build_near(S, self.B, last, c_last)
         self.refresh()
 

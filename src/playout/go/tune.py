@@ -153,10 +153,13 @@ def position_cells(board, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     S[META, M_NEARN] = 0
     S[META, M_NEARN + 1] = 0
     last = int(S[META, M_LAST])
+    # the captured points from the board's record, not its scratch B (a copied board's is zero)
+    caps = board.last_captures()
+    S[META, M_NCAP] = len(caps)
+    c0 = 16 * S.shape[1]
+    B[c0 : c0 + len(caps)] = caps
     if last > 0 and last != PASS:
-        if int(S[COLOR, last]) != 3 - c:  # not the opponent's stone (setup, suicide): no near
-            S[META, M_NCAP] = 0
-        else:
+        if int(S[COLOR, last]) == 3 - c:  # the opponent's stone (none after setup or suicide)
             build_near(S, B, last, 3 - c)
     n_pts = S.shape[1]
     out_q = np.zeros(n_pts, np.int64)
