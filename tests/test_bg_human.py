@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from playout.backgammon.board import STARTING_BOARD
+from playout.backgammon.board import apply_steps as after
 from playout.backgammon.cli import bg
 from playout.backgammon.human import BgMatch, HumanError, parse_dice, parse_play, renumber
 from playout.backgammon.ids import Position, match_id, position_id
@@ -36,19 +37,6 @@ def session(*args, stdin: str):
 
 
 # -- the play parser ---------------------------------------------------------------------------
-
-def after(before, moves):
-    b = np.array(before, dtype=np.int8)
-    for src, dst in moves:
-        b[src] -= 1
-        if dst:
-            if b[dst] == -1:
-                b[dst] = 1
-                b[0] += 1
-            else:
-                b[dst] += 1
-    return b
-
 
 def test_parse_opening_plays():
     s = STARTING_BOARD

@@ -156,3 +156,29 @@ def as_board(values) -> np.ndarray:
 def board_key(board) -> bytes:
     """A hashable key for a board (its 26 bytes)."""
     return np.ascontiguousarray(board, dtype=np.int8).tobytes()
+
+
+def apply_steps(board, steps) -> np.ndarray | None:
+    """``board`` (board26, mover's view) with one mover checker moved per ``(from, to)`` step,
+    in order: ``from`` 25 = the bar, ``to`` 0 = borne off; a checker landing on a single
+    opponent checker (a blot) hits it, sending it to the opponent's bar ``[0]``.
+
+    Returns a new ``np.int8[26]``, or ``None`` if a step has no mover checker on ``from`` or
+    lands on a point the opponent holds with two or more.  Dice and legality (the order of
+    entering, bearing off) are not checked: that is :func:`playout.backgammon.moves.legal_moves`.
+    """
+    b = np.array(board, dtype=np.int8)
+    for src, dst in steps:
+        src, dst = int(src), int(dst)
+        if b[src] <= 0:
+            return None
+        b[src] -= 1
+        if dst > 0:
+            if b[dst] < -1:
+                return None
+            if b[dst] == -1:
+                b[dst] = 1
+                b[0] += 1
+            else:
+                b[dst] += 1
+    return b

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from playout.backgammon.board import board_key
+from playout.backgammon.board import apply_steps, board_key
 from playout.backgammon.ids import board_to_gnubg
 from playout.backgammon.moves import ROLLS, legal_moves
 
@@ -22,19 +22,16 @@ def _gnubg():
 
 
 def apply_move_tuple(board, move) -> np.ndarray:
-    """Apply gnubg's (from, to, from, to, ...) tuple (1-based, 25 bar, 0 off) to a board26."""
-    b = np.array(board, dtype=np.int8)
+    """Apply gnubg's (from, to, from, to, ...) tuple (1-based, 25 bar, 0 off; a negative
+    ``from`` ends it) to a board26 (:func:`playout.backgammon.board.apply_steps`)."""
+    steps = []
     for i in range(0, len(move) - 1, 2):
-        src, dst = int(move[i]), int(move[i + 1])
-        if src < 0:
+        if int(move[i]) < 0:
             break
-        b[src] -= 1
-        if dst >= 1:
-            if b[dst] == -1:
-                b[dst] = 1
-                b[0] += 1
-            else:
-                b[dst] += 1
+        steps.append((int(move[i]), int(move[i + 1])))
+    b = apply_steps(board, steps)
+    if b is None:
+        raise ValueError(f"gnubg move {tuple(move)}: a step has no checker or lands on a point held")
     return b
 
 

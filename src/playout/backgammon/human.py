@@ -51,7 +51,8 @@ import numpy as np
 from playout.backgammon.board import STARTING_BOARD, flip, game_result
 from playout.backgammon.ids import Position
 from playout.backgammon.moves import legal_moves
-from playout.backgammon.notation import play_text
+from playout.backgammon.notation import PlayError, play_text
+from playout.backgammon.notation import parse_play as parse_play_text
 
 NAMES = ("you", "the engine")
 RESIGN_LEVELS = {"single": 1, "normal": 1, "gammon": 2, "backgammon": 3}
@@ -63,108 +64,35 @@ class HumanError(ValueError):
 
 # -- reading a play -------------------------------------------------------------------------------
 
-_POINT = re.compile(r"^(bar|b|off|o|\d{1,2})(\*?)$")
-
-
-def _parse_point(tok: str, part: str) -> tuple[int, bool]:
-    m = _POINT.match(tok)
-    if not m:
-        raise HumanError(f"{part!r}: {tok!r} is not a point (1..24, bar or off)")
-    name, star = m.groups()
-    if name in ("bar", "b"):
-        p = 25
-    elif name in ("off", "o"):
-        p = 0
-    else:
-        p = int(name)
-        if not 0 <= p <= 25:
-            raise HumanError(f"{part!r}: point {p} does not exist (1..24, bar or off)")
-    return p, bool(star)
-
-
-def _parse_parts(text: str) -> tuple[list[tuple[int, int]], set[int]]:
-    """(checker moves (from, to) with counts expanded, points marked as hits ``*``)."""
-    moves: list[tuple[int, int]] = []
-    stars: set[int] = set()
-    tokens = text.replace(",", " ").lower().split()
-    if not tokens:
-        raise HumanError("empty play")
-    for part in tokens:
-        count = 1
-        m = re.match(r"^(.*)\((\d)\)$", part)
-        if m:
-            part, count = m.group(1), int(m.group(2))
-            if not 1 <= count <= 4:
-                raise HumanError(f"{part}({count}): a part is repeated 1..4 times")
-        pieces = part.split("/")
-        if len(pieces) < 2:
-            raise HumanError(f"{part!r}: write a move as from/to, e.g. 13/8 or bar/22")
-        pts = [_parse_point(t, part) for t in pieces]
-        for i, (p, star) in enumerate(pts):
-            if i == 0 and (star or p == 0):
-                raise HumanError(f"{part!r}: a move starts on a point or the bar")
-            if i > 0 and p == 25:
-                raise HumanError(f"{part!r}: a checker cannot move to the bar")
-            if 0 < i < len(pts) - 1 and p == 0:
-                raise HumanError(f"{part!r}: 'off' ends a move")
-            if i > 0 and p >= pts[i - 1][0]:
-                raise HumanError(f"{part!r}: your checkers move down, from 24 towards 1 and off")
-            if star:
-                if p == 0:
-                    raise HumanError(f"{part!r}: bearing off hits nothing")
-                stars.add(p)
-        moves += [(pts[0][0], pts[-1][0])] * count
-    return moves, stars
-
-
-def _mover_vector(board) -> np.ndarray:
-    """The mover's checkers: [0] borne off, [1..24] on the points, [25] on the bar."""
-    b = np.asarray(board, dtype=np.int64)
-    v = np.where(b > 0, b, 0)
-    v[0] = 0
-    v[25] = b[25]
-    v[0] = 15 - v.sum()
-    return v
-
-
-def _hits(before, after) -> set[int]:
-    """Points where an opponent blot was hit (it is gone after the play)."""
-    return {p for p in range(1, 25) if before[p] == -1 and after[p] >= 0}
-
-
 def parse_play(text: str, board, dice) -> np.ndarray:
     """The board after the play ``text`` (gnubg notation) from ``board`` with ``dice``.
 
     ``board``: board26 from the mover's side; returns the legal board it names (mover's view).
     The play is identified by where the mover's checkers end up; hits that the text marks
     with ``*`` choose between plays that differ only in hitting (gnubg writes every hit, so
-    ``24/13`` with 6-5 means the play that does not hit on the way).  Raises
-    :class:`HumanError` (one line) for text that is not a play, a play that is not legal
-    with the dice, or one that matches several legal plays.
+    ``24/13`` with 6-5 means the play that does not hit on the way).  The grammar and the
+    search are :func:`playout.backgammon.notation.parse_play`'s.  Raises :class:`HumanError`
+    (one line) for text that is not a play, a play that is not legal with the dice, or one
+    that matches several legal plays.
     """
-    moves, stars = _parse_parts(text)
-    before = np.asarray(board, dtype=np.int8)
-    target = _mover_vector(before).copy()
-    for src, dst in moves:
-        target[src] -= 1
-        target[dst] += 1
+    t = text.strip()
     d = f"{dice[0]}-{dice[1]}"
-    for p in range(1, 26):
-        if target[p] < 0:
-            where = "on the bar" if p == 25 else f"on point {p}"
-            raise HumanError(f"{text.strip()!r}: you do not have that many checkers {where}")
-    legal = legal_moves(before, int(dice[0]), int(dice[1]))
-    same = [b for b in legal if np.array_equal(_mover_vector(b), target)]
-    if not same:
-        raise HumanError(f"{text.strip()!r} is not a legal play with {d} (all of a roll must be "
-                         f"played when it can be; 'hint' lists the best plays)")
-    if len(same) == 1:
-        return same[0].copy()
-    exact = [b for b in same if _hits(before, b) == stars]
-    if len(exact) == 1:
-        return exact[0].copy()
-    options = " or ".join(play_text(before, b, dice) for b in same)
-    raise HumanError(f"{text.strip()!r} is ambiguous with {d}: {options} (mark hits with *)")
+    if not t.replace(",", " ").split():
+        raise HumanError("empty play")
+    try:
+        return parse_play_text(board, dice, t)
+    except PlayError as exc:
+        if exc.kind == "checkers":
+            where = "on the bar" if exc.point == 25 else f"on point {exc.point}"
+            raise HumanError(f"{t!r}: you do not have that many checkers {where}") from None
+        if exc.kind in ("illegal", "no-play", "dice"):
+            why = exc.why or "all of a roll must be played when it can be"
+            raise HumanError(f"{t!r} is not a legal play with {d} ({why}; 'hint' lists the "
+                             "best plays)") from None
+        if exc.kind == "ambiguous":
+            raise HumanError(f"{t!r} is ambiguous with {d}: {' or '.join(exc.options)} "
+                             "(mark hits with *)") from None
+        raise HumanError(str(exc)) from None
 
 
 def renumber(text: str) -> str:

@@ -40,8 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from playout.backgammon.board import STARTING_BOARD, flip, game_result
-from playout.backgammon.moves import legal_moves
-from playout.backgammon.notation import play_steps, play_text
+from playout.backgammon.notation import PlayError, parse_play, play_steps, play_text
 
 KINDS = ("move", "double", "take", "drop", "beaver", "resign")
 
@@ -104,93 +103,23 @@ class Match:
 
 # -- plays ----------------------------------------------------------------------------------
 
-_PART = re.compile(r"^(bar|\d+)((?:/(?:bar|off|\d+)\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
-
-
-def _pt(tok: str) -> int:
-    t = tok.lower().rstrip("*")
-    return 25 if t == "bar" else (0 if t == "off" else int(t))
-
-
-def _mover_part(board) -> bytes:
-    b = np.asarray(board, dtype=np.int8)
-    return np.where(b[1:] > 0, b[1:], 0).tobytes()
-
-
 def apply_play(board, dice, text: str) -> np.ndarray:
     """The board after ``text`` (``24/18*/13 6/5(2)``, ``25/21``, ``6/0``, ``bar/22 6/off``)
     played with ``dice`` from ``board`` (board26 from the mover's side).
 
-    The checkers' landing squares fix the result among the legal plays (hits follow, as a
-    checker that lands on a blot hits it; ``*`` marks choose between plays that differ only in
-    hits passed through).  Raises ``ValueError`` naming the problem for a play that is not
-    legal with these dice (never guessed).  ``""`` = no play (legal only when none exists).
+    gnubg's exported steps are replayed as written, in order (a checker that lands on a blot
+    hits it, marked or not); otherwise the checkers' landing squares fix the result among the
+    legal plays, ``*`` marks choosing between plays that differ only in hits passed through
+    (:func:`playout.backgammon.notation.parse_play` with ``as_written``).  Raises
+    ``ValueError`` naming the problem for a play that is not legal with these dice (never
+    guessed).  ``""`` = no play (legal only when none exists).
     """
-    before = np.asarray(board, dtype=np.int8)
-    results = legal_moves(before, int(dice[0]), int(dice[1]))
-    text = text.strip()
-    if not text or text.lower() in ("(no play)", "no play", "cannot move"):
-        if len(results) == 1 and np.array_equal(results[0], before):
-            return before.copy()
-        raise ValueError(f"no play recorded but {dice[0]}{dice[1]} can be played")
-    counts = np.where(before > 0, before, 0).astype(np.int64)
-    stars: set[int] = set()
-    steps: list[tuple[int, int]] = []  # the parts as written, split at shown landing points
-    for tok in text.replace(",", " ").split():
-        m = _PART.match(tok)
-        if not m:
-            raise ValueError(f"cannot read {tok!r} as part of a play (e.g. 24/18*/13)")
-        pts = [m.group(1)] + m.group(2).split("/")[1:]
-        n = int(m.group(3) or 1)
-        for q in pts[1:]:
-            if q.endswith("*"):
-                stars.add(_pt(q))
-        seq = [_pt(q) for q in pts]
-        steps += [(seq[k], seq[k + 1]) for k in range(len(seq) - 1)] * n
-        src, dst = seq[0], seq[-1]
-        if not (0 <= dst < src <= 25):
-            raise ValueError(f"{tok!r}: a checker moves from a higher point to a lower one")
-        counts[src] -= n
-        counts[dst] += n
-        if counts[src] < 0:
-            raise ValueError(f"{tok!r}: no checker of the mover's on {pts[0]}")
-    counts[0] = 0
-    sim = _simulate(before, steps)  # hits follow from the steps as written, if they replay
-    if sim is not None and any(np.array_equal(sim, r) for r in results):
-        return sim
-    want = np.clip(counts[1:], 0, None).astype(np.int8).tobytes()
-    cands = [r for r in results if _mover_part(r) == want]
-    if not cands:
-        legal = "" if len(results) > 3 else " (legal: " + ", ".join(
-            play_text(before, r, dice) for r in results) + ")"
-        raise ValueError(f"illegal play {text!r} with {dice[0]}{dice[1]}{legal}")
-    if len(cands) > 1:
-        def hits(r):
-            return {p for p in range(1, 25) if before[p] == -1 and r[p] >= 0}
-        starred = [r for r in cands if hits(r) == stars]
-        if len(starred) != 1:
-            raise ValueError(f"play {text!r} with {dice[0]}{dice[1]} is ambiguous: mark the hits with *")
-        cands = starred
-    return cands[0].copy()
-
-
-def _simulate(before, steps) -> np.ndarray | None:
-    """``before`` with the steps moved in order, a checker landing on a blot hitting it;
-    ``None`` if a step has no checker to move or lands on a made point."""
-    b = np.array(before, dtype=np.int8)
-    for src, dst in steps:
-        if b[src] <= 0:
-            return None
-        b[src] -= 1
-        if dst > 0:
-            if b[dst] < -1:
-                return None
-            if b[dst] == -1:
-                b[dst] = 1
-                b[0] += 1
-            else:
-                b[dst] += 1
-    return b
+    try:
+        return parse_play(board, dice, text, as_written=True)
+    except PlayError as exc:
+        if exc.kind == "token":
+            raise ValueError(f"cannot read {exc} (a play reads e.g. 24/18*/13 6/5(2))") from None
+        raise
 
 
 def _steps_text(before, after, dice) -> str:
