@@ -8,7 +8,7 @@ commands.
   :mod:`playout.backgammon.cli`), and ``arena``/``warm-up`` beside their code: each face
   stands apart and can be read, tested and removed with its own commands, while the command
   line sits above them all only through the name table :data:`COMMANDS` below (nothing here
-  imports a face until its command runs).
+  imports a face until its command runs; the face groups reuse :class:`LazyGroup`).
 
 Sub-commands are imported only when used, so ``playout --help`` and ``playout solve`` start
 without compiling the Go or backgammon kernels.
@@ -35,16 +35,20 @@ COMMANDS: dict[str, str] = {
 
 
 class LazyGroup(click.Group):
-    """A click group whose sub-commands are imported on first use."""
+    """A click group whose sub-commands named in ``LAZY`` (name -> ``"module:attribute"``) are
+    imported on first use, beside any defined in place; a part that fails to import becomes a
+    command that says so in one line.  The ``go`` and ``bench`` groups subclass it."""
+
+    LAZY: dict[str, str] = {}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        return sorted({*super().list_commands(ctx), *self.LAZY})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        target = COMMANDS.get(name)
-        if target is None:
-            return None
-        module, attr = target.split(":")
+        cmd = super().get_command(ctx, name)
+        if cmd is not None or name not in self.LAZY:
+            return cmd
+        module, attr = self.LAZY[name].split(":")
         try:
             return getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError) as exc:  # an optional part missing
@@ -57,7 +61,11 @@ class LazyGroup(click.Group):
             return unavailable
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(LazyGroup):
+    LAZY = COMMANDS
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="playout")
 def main() -> None:
     """Monte Carlo search for MDPs and games (MCTS, Go, backgammon)."""

@@ -37,6 +37,8 @@ from typing import Any, Callable
 
 import click
 
+from playout.cli import LazyGroup
+
 DECISION_ITERATIONS = 500
 
 #: mctreesearch4j's warm median per 500-iteration decision as published in
@@ -323,31 +325,11 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
-class _BenchGroup(click.Group):
+class _BenchGroup(LazyGroup):
     """The ``bench`` group; commands defined elsewhere are imported on first use."""
 
     #: command name -> "module:attribute" of a click command
     LAZY = {"reversi-heuristic": "playout.cli.bench_reversi:reversi_heuristic"}
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.LAZY})
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in self.LAZY and name not in self.commands:
-            import importlib
-
-            module, attr = self.LAZY[name].split(":")
-            try:
-                return getattr(importlib.import_module(module), attr)
-            except (ImportError, AttributeError) as exc:
-                reason = f"bench command {name!r} is unavailable: {exc}"
-
-                @click.command(name=name, help=f"(unavailable: {exc})")
-                def unavailable() -> None:
-                    raise click.ClickException(reason)
-
-                return unavailable
-        return super().get_command(ctx, name)
 
 
 @click.group(cls=_BenchGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 import threading
 
 import click
+
+from playout.cli import LazyGroup
 
 LAZY = {"patterns": "playout.go.cli_patterns:patterns",
         "selfplay": "playout.go.cli_patterns:selfplay",
@@ -23,28 +24,11 @@ class UserError(click.ClickException):
     exit_code = 2
 
 
-class _GoGroup(click.Group):
+class _GoGroup(LazyGroup):
     """The ``go`` group; ``patterns``, ``selfplay`` and ``tune-patterns`` are imported only
     when used."""
 
-    def list_commands(self, ctx):
-        return sorted(set(super().list_commands(ctx)) | set(LAZY))
-
-    def get_command(self, ctx, name):
-        cmd = super().get_command(ctx, name)
-        if cmd is not None or name not in LAZY:
-            return cmd
-        module, attr = LAZY[name].split(":")
-        try:
-            return getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
-            reason = f"command {name!r} is unavailable: {exc}"
-
-            @click.command(name=name, help=f"(unavailable: {exc})")
-            def unavailable() -> None:
-                raise click.ClickException(reason)
-
-            return unavailable
+    LAZY = LAZY
 
 
 def _table(mc_patterns: str | None, mc_load_patterns: str | None):
