@@ -9,7 +9,7 @@ counts and means as on the built-in.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import subprocess
 import sys
@@ -21,17 +21,16 @@ import pytest
 from numba import njit
 
 from playout.domains.connect4 import Connect4
-from playout.mcts import CompiledDomain, compiled
+from playout.mcts import compiled
 
 DATA = Path(__file__).parent / "data"
 
 
 def _user(name):
-    spec = importlib.util.spec_from_file_location(name, DATA / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    """A user's domain module from tests/data, imported as a user would (on sys.path)."""
+    if str(DATA) not in sys.path:
+        sys.path.insert(0, str(DATA))
+    return importlib.import_module(name)
 
 
 U = _user("user_connect4")

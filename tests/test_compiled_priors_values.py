@@ -10,7 +10,7 @@ plain kernel, whose results are those measured before the options existed.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
+import importlib
 import sys
 from pathlib import Path
 
@@ -18,9 +18,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-import playout.domains  # noqa: F401 - registers the built-ins
 from playout.domains.connect4 import Connect4
-from playout.domains.connect4_solver import Solver as ExactSolver
 from playout.mcts import CompiledDomain, GenericSolver, compiled
 
 DATA = Path(__file__).parent / "data"
@@ -28,11 +26,10 @@ G = 0.7  # the anchor's Connect 4 discount
 
 
 def _user(name):
-    spec = importlib.util.spec_from_file_location(name, DATA / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    """A user's domain module from tests/data, imported as a user would (on sys.path)."""
+    if str(DATA) not in sys.path:
+        sys.path.insert(0, str(DATA))
+    return importlib.import_module(name)
 
 
 BITS = _user("user_connect4_bits")
