@@ -80,7 +80,7 @@ from playout.go.rules import (
     WHITE,
     ZOB_WHITE_TO_MOVE,
 )
-from playout.go.tables import T_VMAX
+from playout.go.tables import T_VMAX, T_VMIN
 from playout.jitcache import flush_stale_caches, siblings
 
 # node rows (NI: int64, NF: float64); a record is an edge (MOVE by MOVER, its statistics) and
@@ -168,6 +168,24 @@ def _new_child(NI, NF, k, move, c):
     NF[:, k] = 0.0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def prior_rate(v, vmin, lvmin, lspan, line, opening):
+    """Prior AMAF win rate of a move of pattern value ``v > 0`` on edge line ``line`` (0 = the
+    first line) in a table whose positive values span ``vmin``..``vmax`` (``lvmin = log vmin``,
+    ``lspan = log vmax - log vmin``): ``0.4 + 0.4 log(v / vmin) / lspan`` (0.5 when the span is
+    0), except ordinary moves (``v <= vmin``) on the first line, 0.2, and on the second line
+    while ``opening``, 0.35 (Pachi's/Fuego's edge heuristic)."""
+    rate = 0.5
+    if lspan > 0:
+        rate = 0.4 + 0.4 * (math.log(float(v)) - lvmin) / lspan
+    if v <= vmin:
+        if line == 0:
+            rate = 0.2
+        elif line == 1 and opening:
+            rate = 0.35
+    return rate
+
+
 @njit(cache=True, nogil=True)
 def _expand(NI, NF, tm, node, S, T, cap):
     """Children of ``node`` for the side to move in ``S``: positive-value moves plus pass.
@@ -175,10 +193,14 @@ def _expand(NI, NF, tm, node, S, T, cap):
     Prior knowledge goes into the AMAF statistics (as Fuego does): ``PRIOR_N`` virtual AMAF
     visits at a rate rising with the log of the move's pattern value relative to the table's
     largest value (0.4 for value 1 ... 0.8 for the largest; 0.5 for uniform tables), except
-    that ordinary (value <= 1) moves on the first line get 0.2, and on the second line 0.35
-    while four fifths of the board are empty (the usual edge heuristic of Pachi/Fuego).
+    that ordinary moves (the table's smallest positive value: 1 in GNU Go's files) on the first
+    line get 0.2, and on the second line 0.35 while four fifths of the board are empty (the usual
+    edge heuristic of Pachi/Fuego).  Rates depend on values relative to the table's range
+    (:func:`prior_rate`), so a database with every value scaled gets the same priors.
     """
-    lvmax = math.log(float(T[T_VMAX]))
+    vmin = T[T_VMIN]
+    lvmin = math.log(float(vmin))
+    lspan = math.log(float(T[T_VMAX])) - lvmin
     opening = (S[META, M_N] * S[META, M_N] * 4) // 5
     c = S[META, M_TOMOVE]
     N = S[META, M_N]
@@ -193,15 +215,8 @@ def _expand(NI, NF, tm, node, S, T, cap):
             v = S[VAL + c - 1, p]
             if v > 0:
                 _new_child(NI, NF, k, p, c)
-                rate = 0.5
-                if lvmax > 0:
-                    rate = 0.4 + 0.4 * math.log(float(v)) / lvmax
-                if v <= 1:
-                    line = min(min(r, col), min(N - 1 - r, N - 1 - col))
-                    if line == 0:
-                        rate = 0.2
-                    elif line == 1 and S[META, M_NEMPTY] > opening:
-                        rate = 0.35
+                line = min(min(r, col), min(N - 1 - r, N - 1 - col))
+                rate = prior_rate(v, vmin, lvmin, lspan, line, S[META, M_NEMPTY] > opening)
                 NF[AVISITS, k] = PRIOR_N
                 NF[AWINS, k] = PRIOR_N * rate
                 k += 1

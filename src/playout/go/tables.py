@@ -26,6 +26,9 @@ T_LIGHT, T_NCLASS, T_VMAX, T_DEP = 0, 1, 2, 3
 #: captured (the rejection envelope); whether values without the near bit depend on the capture
 #: counts (then the liberties of strings in atari are valued exactly, like near points).
 T_FARLIGHT, T_VMAXFAR, T_FARCAP = 4, 5, 6
+#: the smallest positive value (the "ordinary" move of the search's priors: 1 in GNU Go's files,
+#: where it is the unmatched cells' value)
+T_VMIN = 7
 T_GEOM = 8
 T_VALUES = T_GEOM + 65536
 #: property-code bits that need the costly self-atari/suicide analysis (bits 5, 6, 7): the
@@ -117,6 +120,7 @@ class Table:
         T[T_LIGHT] = int(self.light)
         T[T_NCLASS] = nc
         T[T_VMAX] = max(1, int(rows.max()))
+        T[T_VMIN] = int(rows[rows > 0].min()) if np.any(rows > 0) else 1
         T[T_DEP] = T_VALUES + nrows * 256
         far = rows[:, 0::2]  # even codes: near bit 0
         far0 = rows[:, 0::32]  # near bit 0 and no captures: codes that differ in bits 5..7 only
