@@ -17,7 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from playout.backgammon.analysis import analyze, gnubg_analyse, make_rater  # noqa: E402
+from playout.backgammon.analysis import analyze, make_rater  # noqa: E402
+from playout.backgammon.gnubg_oracle import gnubg_analyse  # noqa: E402
 from playout.backgammon.matchfile import read_match  # noqa: E402
 
 KEYS = ("checker_error_rate_memg", "cube_error_rate_memg", "overall_error_rate_memg", "luck_rate_memg")

@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from playout.backgammon.analysis import (State, analyze, gnubg_analyse, make_rater,
-                                         parse_gnubg_statistics, play_emg)
+from playout.backgammon.analysis import State, analyze, make_rater, play_emg
+from playout.backgammon.gnubg_oracle import gnubg_analyse, parse_gnubg_statistics
 from playout.backgammon.matchfile import _sgf_point, apply_play, read_match
 
 DATA = Path(__file__).parent / "data" / "bg"
