@@ -57,7 +57,7 @@ def _plan(selfplay_games, per_game, family_games, backgame_starts, no_snake, exi
 
 @click.group("data")
 def data() -> None:
-    """Training data: positions labelled by our own rollouts (plan, label, stats, export, bgsage)."""
+    """Training data labelled by our own rollouts or n-ply lookahead (plan, label, lookahead, stats...)."""
 
 
 @data.command("plan")
@@ -117,7 +117,7 @@ def label_cmd(out, evaluator, trials, truncate, luck, workers, ray_address, limi
 
 
 @data.command("stats")
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--bgsage", is_flag=True, help="Include bgsage's published rollouts (converted).")
 @click.option("--against-bgsage", is_flag=True,
               help="Also compare our labels with bgsage's published rollouts of the same boards.")
@@ -185,3 +185,39 @@ def bgsage_cmd(out, shared) -> None:
     except (D.DataError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"{n} rows -> {out}")
+
+
+@data.command("lookahead")
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--games", type=click.IntRange(min=1), required=True,
+              help="Self-play games from the opening (rounded up to whole shards).")
+@click.option("--per-game", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Random pre-roll positions taken from each game.")
+@click.option("--ply", type=click.IntRange(min=2), default=3, show_default=True,
+              help="Lookahead of the labels (XG numbering: 3 = two rolls ahead).")
+@click.option("--explore", type=click.FloatRange(0, 1), default=0.05, show_default=True,
+              help="Chance of a random play per self-play half-move.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--games-per-shard", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--evaluator", default="net", show_default=True, help="net | path/to/net.npz")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes labelling shards in parallel.")
+def lookahead_cmd(out, games, per_game, ply, explore, seed, games_per_shard, evaluator,
+                  workers) -> None:
+    """Label self-play positions by our own n-ply value into shards in OUT; rerun to resume.
+
+    ~15 ms a position at 3-ply on one core of the reference machine
+    (see playout.backgammon.lookahead for the positions and the file format).
+    """
+    from . import lookahead as L
+
+    if evaluator in ("pubeval", "gnubg", "bgsage"):
+        raise click.BadParameter("our own network labels the data (net or a .npz of ours); "
+                                 "peers measure, never label", param_hint="--evaluator")
+    try:
+        res = L.generate(out, games=games, workers=workers, evaluator=evaluator, ply=ply,
+                         explore=explore, per_game=per_game, seed=seed,
+                         games_per_shard=games_per_shard)
+    except (L.LookaheadError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(json.dumps(res))

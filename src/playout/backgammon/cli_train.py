@@ -14,7 +14,7 @@ import click
 
 @click.command("train")
 @click.argument("data_files", metavar="DATA...", nargs=-1,
-                type=click.Path(dir_okay=False, path_type=Path))
+                type=click.Path(path_type=Path))
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Network to write (.npz): the best held-out epoch of each net.")
 @click.option("--init", "init", default=None,
@@ -56,7 +56,9 @@ import click
 def train_cmd(data_files, out, init, bgsage, shared, exclude_ref, epochs, seed, hidden, lr, lr_decay,
               batch, consistency, l2, which, family, sources, max_minutes, png,
               quiet) -> None:
-    """Fit the network to the five rollout probabilities of DATA files (cross-entropy, Adam).
+    """Fit the network to the five probabilities of DATA (rollout files, lookahead folders).
+
+    Cross-entropy, Adam; a folder is read as `bg data lookahead` shards.
 
     Held-out tenth: data.is_holdout of each row's key.  Prints a JSON summary on stdout.
     """

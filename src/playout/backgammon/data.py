@@ -95,8 +95,9 @@ from playout.jitcache import flush_stale_caches, siblings
 FORMAT = 1
 #: Row sources, in dedup priority order (a board planned twice keeps the first).
 SOURCES = ("family", "exit", "family-selfplay", "bgsage-board", "selfplay", "bgsage-backgame",
-           "bgsage-cubeful")
-_PLANNED = SOURCES[:5]  # the sources :func:`plan` draws; the last two are bgsage's labels
+           "bgsage-cubeful", "lookahead")
+_PLANNED = SOURCES[:5]  # the sources :func:`plan` draws; then bgsage's labels, and the
+# n-ply lookahead labels of :mod:`playout.backgammon.lookahead` (a folder of shards)
 #: The families a row is tagged with (:mod:`playout.backgammon.families`).
 FAMILIES = ("snake", "backgame", "massive-backgame", "containment")
 #: Longest self-play game kept (half-moves); a 1-ply game is ~55 half-moves, the longest
@@ -631,10 +632,17 @@ def bgsage_rows(shared: str | os.PathLike | None = None) -> Iterator[tuple[str, 
 
 def load(paths: Iterable, *, bgsage: bool = False, shared=None) -> dict[str, dict]:
     """key -> row over data files (and bgsage's rollouts with ``bgsage``); the first file
-    holding a key wins (our labels before bgsage's)."""
+    holding a key wins (our labels before bgsage's).  A folder is read as n-ply lookahead
+    shards (:func:`playout.backgammon.lookahead.rows`)."""
     rows: dict[str, dict] = {}
     for p in paths:
-        for k, r in read_rows(p)[1].items():
+        if Path(p).is_dir():
+            from playout.backgammon.lookahead import rows as lookahead_rows
+
+            got = lookahead_rows(p)
+        else:
+            got = read_rows(p)[1]
+        for k, r in got.items():
             rows.setdefault(k, r)
     if bgsage:
         for k, r in bgsage_rows(shared):

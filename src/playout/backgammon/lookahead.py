@@ -1,0 +1,235 @@
+"""Positions labelled by our own n-ply lookahead: cheap distillation targets for the network.
+
+A rollout label costs ~5.6 CPU s a position (:mod:`playout.backgammon.data`); the 3-ply value of
+a pre-roll position (:func:`playout.backgammon.search.value_ply`: every one of the 21 rolls,
+the best reply at 1-ply, then the 21 rolls after it, each leaf valued by the network) costs
+~15 ms, and its plays are far better than the network's own (checker PR on reference set A,
+net_td80: 7.74 at 1-ply, 4.83 at 2-ply, 3.25 at 3-ply; ``docs/results.md``).  Fitting the
+1-ply network to its own 3-ply values (search distillation; gnubg's training positions were
+evaluated by deeper search the same way) moves the fast evaluator towards the slow one; the
+targets are computed by this project's engine, no peer takes part.
+
+**Positions**: games of 1-ply self-play of the labelling network from the opening (the
+standard opening roll first), with probability ``explore`` a uniformly random legal play per
+half-move (so positions off the network's own path occur); ``per_game`` random pre-roll
+positions of each game, finished games and pure bear-offs (answered exactly by the bear-off
+database) left out.  Game ``g`` is seeded by ``(seed, g)``: a set is a function of its
+arguments, and more games keep the earlier ones.
+
+**Files**: a folder of shards ``shard-00000.npz``, ``shard-00001.npz``, ... (``numpy.savez``,
+``allow_pickle=False``), shard ``i`` holding games ``i * games_per_shard`` up to the next
+shard's first, with
+
+* ``boards``: ``int8[n, 26]`` pre-roll board26 from the side on roll
+  (:mod:`playout.backgammon.board`);
+* ``probs``: ``float32[n, 5]`` the side on roll's [win, win gammon, win backgammon, lose gammon,
+  lose backgammon] at ``ply`` (cumulative, sanitised as the evaluator outputs them);
+* ``games``: ``int64[n]`` the game each board came from;
+* ``meta``: a JSON string -- ``kind`` ``"bg-lookahead"``, ``format``, ``engine``,
+  ``weights_sha256`` (:func:`playout.backgammon.data.weights_sha256`), ``code_sha256``,
+  ``ply``, ``explore``, ``per_game``, ``seed``, ``games_per_shard``, ``shard``.
+
+Each shard is written to a temporary name and renamed when complete, so a killed job loses at
+most the shards in flight; a rerun labels only the missing shards and refuses a folder made
+with other settings (naming the field).  :func:`rows` reads a folder into the row layout of
+:mod:`playout.backgammon.data` (source ``lookahead``) for :mod:`playout.backgammon.supervised`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from playout.backgammon.data import DataError
+
+FORMAT = 1
+KIND = "bg-lookahead"
+
+
+class LookaheadError(DataError):
+    """A bad or mismatched lookahead folder or shard (the message names the file)."""
+
+
+_EV: dict = {}
+
+
+def _evaluator(name: str):
+    from playout.backgammon.evaluators import get_evaluator
+
+    if name not in _EV:
+        _EV[name] = get_evaluator(name)
+    return _EV[name]
+
+
+def settings(*, evaluator: str = "net", ply: int = 3, explore: float = 0.05, per_game: int = 4,
+             seed: int = 1, games_per_shard: int = 100) -> dict:
+    """The meta fields every shard of one folder shares (see the module docstring)."""
+    from playout.backgammon.data import code_sha256, weights_sha256
+
+    if ply < 2:
+        raise ValueError(f"ply: {ply} (a lookahead label needs ply >= 2; 1-ply is the net itself)")
+    ev = _evaluator(evaluator)
+    return {"kind": KIND, "format": FORMAT, "engine": ev.name, "evaluator": evaluator,
+            "weights_sha256": weights_sha256(ev), "code_sha256": code_sha256(),
+            "ply": int(ply), "explore": float(explore), "per_game": int(per_game),
+            "seed": int(seed), "games_per_shard": int(games_per_shard)}
+
+
+def shard_positions(setup: dict, shard: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(boards int8[n, 26], games int64[n])``: the positions of ``shard`` (no labels yet)."""
+    from playout.backgammon.board import STARTING_BOARD, game_result
+    from playout.backgammon.classes import is_bearoff
+    from playout.backgammon.data import game_positions
+
+    ev = _evaluator(setup["evaluator"])
+    g0 = shard * setup["games_per_shard"]
+    boards, games, seen = [], [], set()
+    for g in range(g0, g0 + setup["games_per_shard"]):
+        ss = np.random.SeedSequence([setup["seed"], 7, g])
+        game = game_positions(ev, STARTING_BOARD, int(ss.generate_state(1)[0]), opening=True,
+                              explore=setup["explore"])
+        ok = [j for j in range(1, len(game))
+              if game_result(game[j]) == 0 and not is_bearoff(game[j])]
+        rng = np.random.default_rng(ss)
+        k = min(setup["per_game"], len(ok))
+        for j in sorted(rng.choice(ok, k, replace=False).tolist()) if k else []:
+            raw = game[j].tobytes()
+            if raw not in seen:
+                seen.add(raw)
+                boards.append(game[j])
+                games.append(g)
+    return (np.array(boards, dtype=np.int8).reshape(-1, 26), np.array(games, dtype=np.int64))
+
+
+def label_boards(evaluator, boards, ply: int) -> np.ndarray:
+    """``float64[n, 5]``: :func:`~playout.backgammon.search.value_ply` of each pre-roll board."""
+    from playout.backgammon.search import value_ply
+
+    args = evaluator.kernel_args()
+    out = np.zeros((len(boards), 5))
+    tmp = np.zeros(5)
+    for i, b in enumerate(boards):
+        value_ply(*args, np.ascontiguousarray(b, dtype=np.int8), int(ply), tmp)
+        out[i] = tmp
+    return out
+
+
+def _shard_path(folder: Path, i: int) -> Path:
+    return folder / f"shard-{i:05d}.npz"
+
+
+def make_shard(task: tuple) -> tuple[int, int, float]:
+    """Worker: label shard ``i`` of ``folder`` and write it; returns (i, rows, seconds)."""
+    folder, setup, i = task
+    t0 = time.process_time()
+    boards, games = shard_positions(setup, i)
+    probs = label_boards(_evaluator(setup["evaluator"]), boards, setup["ply"])
+    path = _shard_path(Path(folder), i)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}.npz")
+    np.savez_compressed(tmp, boards=boards, probs=probs.astype(np.float32), games=games,
+                        meta=json.dumps(dict(setup, shard=i), sort_keys=True))
+    os.replace(tmp, path)
+    return i, len(boards), time.process_time() - t0
+
+
+def read_shard(path) -> tuple[dict, np.ndarray, np.ndarray]:
+    """``(meta, boards, probs)`` of one shard; :class:`LookaheadError` naming the file."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            boards = z["boards"].astype(np.int8)
+            probs = z["probs"].astype(np.float64)
+    except (OSError, KeyError, ValueError, json.JSONDecodeError) as exc:
+        raise LookaheadError(f"{path}: not a lookahead shard ({exc})") from None
+    if meta.get("kind") != KIND or boards.ndim != 2 or boards.shape[1:] != (26,) \
+            or probs.shape != (len(boards), 5):
+        raise LookaheadError(f"{path}: not a lookahead shard (kind {meta.get('kind')!r}, "
+                             f"boards {boards.shape}, probs {probs.shape})")
+    return meta, boards, probs
+
+
+def _check_folder(folder: Path, setup: dict) -> list[int]:
+    done = []
+    for p in sorted(folder.glob("shard-*.npz")):
+        if ".tmp" in p.name:
+            continue
+        meta, _, _ = read_shard(p)
+        diff = sorted(k for k in setup if meta.get(k) != setup[k] and k != "code_sha256")
+        if diff:
+            raise LookaheadError(f"{p}: made with other settings ("
+                                 + ", ".join(f"{k} {meta.get(k)!r}, asked {setup[k]!r}"
+                                             for k in diff) + "); use another folder")
+        done.append(int(meta["shard"]))
+    return done
+
+
+def generate(folder, *, games: int, workers: int = 1, progress: bool = True, **kw) -> dict:
+    """Label the missing shards of ``folder`` for ``games`` games (a multiple of the shard
+    size is used: ``ceil(games / games_per_shard)`` shards); returns counts.
+
+    ``kw``: :func:`settings`.  ``workers`` > 1 runs shards in a process pool.
+    Raises :class:`LookaheadError` for a folder made with other settings.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    setup = settings(**kw)
+    for stale in folder.glob("shard-*.npz.tmp*"):  # left by a worker killed mid-write
+        stale.unlink()
+    n_shards = -(-int(games) // setup["games_per_shard"])
+    done = set(_check_folder(folder, setup))
+    todo = [i for i in range(n_shards) if i not in done]
+    tasks = [(str(folder), setup, i) for i in todo]
+    rows = 0
+    t0 = time.time()
+
+    def report(k, res):
+        nonlocal rows
+        i, n, cpu = res
+        rows += n
+        if progress:
+            print(f"shard {i}: {n} positions, {cpu:.1f} CPU s ({k}/{len(tasks)} new shards, "
+                  f"{time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
+
+    if tasks and workers > 1:
+        import multiprocessing as mp
+
+        from playout.backgammon.board import STARTING_BOARD
+
+        # compile (or load from numba's cache) here once, before the workers fork
+        label_boards(_evaluator(setup["evaluator"]), STARTING_BOARD[None], 2)
+        with mp.get_context("fork").Pool(workers) as pool:
+            for k, res in enumerate(pool.imap_unordered(make_shard, tasks), 1):
+                report(k, res)
+    else:
+        for k, t in enumerate(tasks, 1):
+            report(k, make_shard(t))
+    return {"shards": n_shards, "done": len(done), "new": len(tasks), "new_rows": rows}
+
+
+def rows(folder) -> dict[str, dict]:
+    """key -> row (the layout of :mod:`playout.backgammon.data`, source ``lookahead``) over
+    the shards of ``folder``; a board in several shards keeps the first."""
+    from playout.backgammon.board import is_race
+    from playout.backgammon.data import board_key
+
+    folder = Path(folder)
+    paths = sorted(p for p in folder.glob("shard-*.npz") if ".tmp" not in p.name)
+    if not paths:
+        raise LookaheadError(f"{folder}: no lookahead shards (shard-*.npz)")
+    out: dict[str, dict] = {}
+    for p in paths:
+        meta, boards, probs = read_shard(p)
+        label = {"engine": meta["engine"], "weights_sha256": meta["weights_sha256"],
+                 "ply": meta["ply"], "seed": meta["seed"], "code_sha256": meta.get("code_sha256")}
+        for b, pr in zip(boards, probs):
+            key = board_key(b)
+            if key not in out:
+                out[key] = {"board": b.tolist(), "probs": [float(v) for v in pr],
+                            "source": "lookahead", "family": None,
+                            "phase": "race" if is_race(b) else "contact", "label": label}
+    return out

@@ -1,0 +1,102 @@
+"""n-ply lookahead labels (playout.backgammon.lookahead): positions, labels, shards, resume."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from playout.backgammon import data as D
+from playout.backgammon import lookahead as L
+from playout.backgammon.board import game_result
+from playout.backgammon.classes import is_bearoff
+from playout.backgammon.evaluators import NeuralNet
+from playout.backgammon.search import pre_roll_probs
+
+KW = dict(ply=2, explore=0.05, per_game=3, seed=5, games_per_shard=4)
+
+
+def _read(folder):
+    out = {}
+    for p in sorted(folder.glob("shard-*.npz")):
+        if ".tmp" in p.name:
+            continue
+        with np.load(p, allow_pickle=False) as z:
+            out[p.name] = (z["boards"].copy(), z["probs"].copy(), str(z["meta"]))
+    return out
+
+
+def test_labels_are_the_engines_n_ply_values(tmp_path):
+    res = L.generate(tmp_path, games=8, progress=False, **KW)
+    assert res == {"shards": 2, "done": 0, "new": 2, "new_rows": res["new_rows"]}
+    assert 20 <= res["new_rows"] <= 24  # 3 per game, fewer only for duplicates / short games
+    ev = NeuralNet()
+    for boards, probs, meta in _read(tmp_path).values():
+        assert json.loads(meta)["ply"] == 2 and json.loads(meta)["weights_sha256"] == D.weights_sha256(ev)
+        for b, p in zip(boards, probs):
+            assert game_result(b) == 0 and not is_bearoff(b)
+            np.testing.assert_allclose(p, pre_roll_probs(ev, b, 2), atol=1e-6)  # float32 storage
+            assert p[0] >= p[1] >= p[2] and 1 - p[0] >= p[3] - 1e-6 and p[3] >= p[4]
+
+
+def test_deterministic_and_resumes_after_a_lost_shard(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    L.generate(a, games=8, progress=False, **KW)
+    L.generate(b, games=4, progress=False, **KW)  # a smaller run keeps the same first shard
+    (b / "shard-00000.npz").unlink()
+    (b / "shard-00001.npz.tmp99.npz").write_bytes(b"torn")  # a worker killed mid-write
+    res = L.generate(b, games=8, progress=False, **KW)
+    assert (res["done"], res["new"]) == (0, 2)
+    ra, rb = _read(a), _read(b)
+    assert ra.keys() == rb.keys() == {"shard-00000.npz", "shard-00001.npz"}
+    assert not list(b.glob("*.tmp*"))  # the torn file was cleared
+    for k in ra:
+        np.testing.assert_array_equal(ra[k][0], rb[k][0])
+        np.testing.assert_array_equal(ra[k][1], rb[k][1])
+    assert L.generate(b, games=8, progress=False, **KW)["new"] == 0
+
+
+def test_other_settings_and_bad_shards_are_refused(tmp_path):
+    L.generate(tmp_path, games=4, progress=False, **KW)
+    with pytest.raises(L.LookaheadError, match=r"shard-00000.npz: made with other settings \(ply 2, asked 3\)"):
+        L.generate(tmp_path, games=4, progress=False, **dict(KW, ply=3))
+    with pytest.raises(ValueError, match="ply >= 2"):
+        L.settings(ply=1)
+    (tmp_path / "shard-00001.npz").write_bytes(b"not a zip")
+    with pytest.raises(D.DataError, match=r"shard-00001.npz: not a lookahead shard"):
+        D.load([tmp_path])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(D.DataError, match="empty: no lookahead shards"):
+        D.load([tmp_path / "empty"])
+
+
+def test_rows_feed_supervised_training(tmp_path):
+    from playout.backgammon import supervised as S
+    from playout.backgammon.ids import position_id
+
+    L.generate(tmp_path, games=8, progress=False, **KW)
+    rows = D.load([tmp_path])
+    boards = np.concatenate([v[0] for v in _read(tmp_path).values()])
+    assert len(rows) == len({b.tobytes() for b in boards})
+    for key, r in rows.items():
+        assert key == position_id(np.array(r["board"], dtype=np.int8))
+        assert r["source"] == "lookahead" and r["label"]["ply"] == 2
+    ds = S.prepare(rows)
+    assert len(ds) == len(rows) and ds.skipped == {"over": 0, "bearoff": 0, "excluded": 0}
+
+
+def test_cli_grows_a_folder_and_refuses_peers(tmp_path):
+    from playout.cli import main
+
+    r = CliRunner().invoke(main, ["bg", "data", "lookahead", str(tmp_path), "--games", "4",
+                                  "--ply", "2", "--per-game", "3", "--seed", "5",
+                                  "--games-per-shard", "4"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output.strip().splitlines()[-1])["new"] == 1
+    r = CliRunner().invoke(main, ["bg", "data", "lookahead", str(tmp_path), "--games", "4",
+                                  "--evaluator", "gnubg"])
+    assert r.exit_code != 0 and "peers measure, never label" in r.output
+    r = CliRunner().invoke(main, ["bg", "data", "stats", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    stats = json.loads(r.output)
+    assert stats["sources"] == {"lookahead": stats["rows"]} and 10 <= stats["rows"] <= 12
