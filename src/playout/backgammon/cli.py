@@ -431,6 +431,37 @@ def play(seed, ply, opponent, quiet, human, match_text, dice_mode, save_path, sg
                    f"{len(record)} plies")
 
 
+
+@bg.command("match")
+@click.argument("engine_a", metavar="A")
+@click.argument("engine_b", metavar="B")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="games to play (A has the opening roll in even games)")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--dice", type=click.Choice(["duplicate", "independent"]), default="duplicate",
+              show_default=True, help="duplicate: games 2k and 2k+1 share their dice, seats swapped")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="JSONL file: one line per game; a rerun plays only the missing games")
+@click.option("--python-loop", is_flag=True,
+              help="play through Engine.choose_checker even when the compiled path applies")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def match_cmd(engine_a, engine_b, games, seed, dice, out_path, python_loop, as_json):
+    """Cubeless money games between engines A and B (ENGINE SPECs, as for `bg pr --engine`).
+
+    Colours alternate; dice are duplicate by default (see playout.backgammon.money_match).
+    Prints A's wins, win rate [95% Wilson], points per game +- standard error, gammons and
+    backgammons per side.
+    """
+    from playout.backgammon import money_match as mm
+    from playout.backgammon.engines import EngineError
+
+    try:
+        res = mm.play_match(engine_a, engine_b, games, seed=seed, dice=dice, out=out_path,
+                            compiled=not python_loop, progress=mm.ProgressLine())
+    except (EngineError, mm.MatchError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(json.dumps(res) if as_json else mm.format_table(res))
+
 from playout.backgammon.cli_data import data as _data  # noqa: E402  (playout bg data ...)
 
 bg.add_command(_data)
