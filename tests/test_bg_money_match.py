@@ -224,3 +224,13 @@ def test_cli_json_and_gnubg_python_loop(gnubg, tmp_path):
     # gnubg's 0-ply is deterministic: a second match plays the same games
     again = mm.play_match("ours:ply=1", "gnubg:ply=0", 4, seed=1)
     assert again["points_per_game"] == out["points_per_game"]
+
+
+def test_self_play_with_duplicate_dice_cancels_in_every_pair():
+    # the same deterministic engine in both seats and the same dice: game 2k+1 replays game
+    # 2k with the seats swapped, so A wins one and loses the other by the same points
+    res = mm.play_match("ours:ply=1", "ours:ply=1", 100, seed=2)
+    assert res["wins"] == 50 and res["points_per_game"] == 0 and res["ppg_se"] == 0
+    assert res["pair_correlation"] == pytest.approx(-1.0)
+    ind = mm.play_match("ours:ply=1", "ours:ply=1", 100, seed=2, dice="independent")
+    assert ind["ppg_se"] > 0.05
