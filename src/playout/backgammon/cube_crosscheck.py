@@ -173,10 +173,13 @@ def _val(text: str, pct: str) -> float:
     return float(text) / 100.0 if pct else float(text)
 
 
-def parse_eval(block: str) -> GnubgAnswer:
-    """Parse one ``eval`` answer (after our marker).  Raises GnubgError if unreadable."""
+def parse_eval(block: str, plies: int = 0) -> GnubgAnswer:
+    """Parse one ``eval`` answer (after our marker); ``plies``: gnubg's depth, whose line
+    (``static:`` at 0, ``N ply:``) gives the probabilities and the cubeful ND.  Raises
+    GnubgError if unreadable."""
     m = re.search(r"Evaluator:\s*(\S+)", block)
-    s = re.search(r"static:\s+" + r"\s+".join([r"(\d+\.\d+)"] * 5) + r"\s+" + _NUM + r"\s+" + _NUM,
+    label = rf"{plies} ply:" if plies else "static:"
+    s = re.search(label + r"\s+" + r"\s+".join([r"(\d+\.\d+)"] * 5) + r"\s+" + _NUM + r"\s+" + _NUM,
                   block)
     if not m or not s:
         raise GnubgError(f"gnubg eval answer not understood: {block.strip()[:300]!r}")
@@ -196,8 +199,10 @@ def parse_eval(block: str) -> GnubgAnswer:
 
 
 def run_gnubg(cases: list[Case], *, timeout: float | None = None,
-              gnubg: str = GNUBG) -> list[GnubgAnswer]:
-    """gnubg 1.07's 0-ply answer for every case, from one batch process.
+              gnubg: str = GNUBG, plies: int = 0) -> list[GnubgAnswer]:
+    """gnubg 1.07's answer for every case at ``plies`` (gnubg numbering; 0 by default, the
+    cube model's cross-check; deeper: its cubeful n-ply, without the pruning net), from one
+    batch process.
 
     Raises GnubgError if gnubg is missing, exceeds ``timeout`` (default 30 s + 0.1 s a
     case), or answers something we cannot parse.
@@ -206,7 +211,8 @@ def run_gnubg(cases: list[Case], *, timeout: float | None = None,
     if not exe:
         raise GnubgError(f"{gnubg}: GNU Backgammon is not installed (Debian: apt-get install gnubg)")
     lines = ["set player 0 human", "set player 1 human",
-             "set evaluation cubedecision evaluation plies 0",
+             f"set evaluation cubedecision evaluation plies {int(plies)}",
+             "set evaluation cubedecision evaluation prune off",
              "set evaluation chequerplay evaluation plies 0",
              "set evaluation cubedecision evaluation cubeful on",
              "set evaluation chequerplay evaluation cubeful on",
@@ -218,7 +224,7 @@ def run_gnubg(cases: list[Case], *, timeout: float | None = None,
                   "set output digits 6", "eval"]  # the digits line marks each answer
     lines += ["set output digits 6", "quit", "y"]
     script = "\n".join(lines) + "\n"
-    limit = timeout if timeout is not None else 30.0 + 0.1 * len(cases)
+    limit = timeout if timeout is not None else 30.0 + 0.1 * (1 + 4 * plies) * len(cases)
     try:
         res = subprocess.run([exe, "-t", "-q"], input=script, capture_output=True, text=True,
                              timeout=limit)
@@ -231,7 +237,7 @@ def run_gnubg(cases: list[Case], *, timeout: float | None = None,
     if len(blocks) < len(cases) + 1:
         raise GnubgError(f"gnubg answered {max(len(blocks) - 1, 0)} of {len(cases)} cases "
                          f"(stderr: {res.stderr.strip()[:200]!r})")
-    return [parse_eval(b) for b in blocks[:len(cases)]]
+    return [parse_eval(b, plies) for b in blocks[:len(cases)]]
 
 
 # -- comparison ----------------------------------------------------------------------------------
