@@ -5,10 +5,11 @@ Engines are ENGINE SPECs (:mod:`playout.backgammon.engines`: ``ours:ply=1``, ``g
 the opening roll is never a double (standard rules: each player throws one die, the higher
 plays both), the cube is never turned, and the game is played to the end.
 
-Scoring (cubeless money, the standard rules of backgammon, e.g. the rules as given by the
-US Backgammon Federation and in gnubg's manual): the winner scores 1 point for a single game,
-2 for a gammon (the loser has borne off no checker) and 3 for a backgammon (a gammon where
-the loser also still has a checker on the bar or in the winner's home board);
+Scoring (cubeless money, the standard rules of backgammon; e.g. the glossary entries "Single
+game", "Gammon" and "Backgammon" of nextgammon.com, and the same rule as ``human.py``'s): the
+winner scores 1 point for a single game, 2 for a gammon (the loser has borne off no checker)
+and 3 for a backgammon (a gammon where the loser also still has a checker on the bar or in
+the winner's home board);
 :func:`playout.backgammon.board.game_result` implements the rule.  Points are always given
 from engine A's view (+ = A won).
 
