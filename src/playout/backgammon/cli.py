@@ -212,7 +212,11 @@ def eval_(position, ply, svg_path, png_path, evaluator, as_json):
 @click.option("--beaver/--no-beaver", default=True, show_default=True)
 @common
 def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
-    """Cube action (gnubg 1.07's 0-ply model; money: Janowski, match: MWC): ND, DT, DP, action.
+    """Cube action as gnubg 1.07 (money: equity, match: MWC): ND, DT, DP, action.
+
+    --ply 1 is gnubg's 0-ply model (Janowski's cubeful equity of the evaluator's
+    probabilities); --ply 2 and 3 are its cubeful 1-ply and 2-ply search (the cube
+    decisions of both sides made at every level, Janowski only at the leaves).
 
     Match IDs and XGIDs give the score; a game with a side 1-away that is not the
     Crawford game is post-Crawford (free drop, the leader's cube dead).

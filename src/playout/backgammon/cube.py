@@ -375,11 +375,26 @@ def cube_action(board26, cube_value: int = 1, cube_owner: str = "centered",
     ``cube_value`` for points).  Match play: MWC, ``score`` = (side to act, opponent)
     points, ``crawford`` = this is the Crawford game (post-Crawford follows from the
     score).  ``probs``: the five cubeless probabilities to use instead of the evaluator's.
+
+    ``ply`` (XG numbering): 1 = this module's 0-ply model on the evaluator's probabilities
+    (gnubg's 0-ply); 2 and more = gnubg's cubeful n-ply search
+    (:func:`playout.backgammon.cubeful.cube_decision`; ply 2 = gnubg's 1-ply) unless
+    ``probs`` are given, which are always read with the 0-ply model.
     """
     if cube_owner not in OWNERS:
         raise ValueError(f"cube_owner: {cube_owner!r} (must be one of {', '.join(OWNERS)})")
     if cube_value < 1 or cube_value & (cube_value - 1):
         raise ValueError(f"cube_value: {cube_value} is not a power of two")
+    if probs is None and ply >= 2:
+        from playout.backgammon.cubeful import cube_decision
+
+        if match_length and post_crawford is not None and not crawford and \
+                post_crawford != (1 in (match_length - score[0], match_length - score[1])):
+            raise ValueError(f"post_crawford: {post_crawford} contradicts the score {score}")
+
+        return cube_decision(board26, cube_value, cube_owner, evaluator, ply, jacoby=jacoby,
+                             beaver=beaver, match_length=match_length, score=score,
+                             crawford=crawford)
     x = cube_efficiency(board26)
     if probs is None:
         probs = pre_roll_probs(evaluator or get_evaluator(), board26, ply)

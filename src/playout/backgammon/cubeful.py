@@ -57,8 +57,10 @@ from playout.backgammon.moves import MAX_MOVES, legal_moves_ws, new_workspace
 from playout.backgammon.search import _R1, _R2
 from playout.jitcache import announce_compile, flush_stale_caches, siblings
 
-#: weight of each of the 21 rolls (``search._R1``/``_R2`` order) out of 1
-ROLL_W = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in zip(_R1, _R2)])
+#: weight of each of the 21 rolls (``search._R1``/``_R2`` order) out of 36: sums are divided
+#: by 36 afterwards, as gnubg does, so that 36 equal values average to that value exactly
+#: (ties such as ND = DP = 1 decide gnubg's action texts)
+ROLL_W = np.array([1.0 if a == b else 2.0 for a, b in zip(_R1, _R2)])
 MAX_PLY = 4
 _SWAP = (0, 2, 1)  # owner seen from the other side
 
@@ -237,9 +239,9 @@ def _values(ev: Evaluator, boards, P, x, res, states, move_state, rules: _Rules,
     Vc, Pc = _values(ev, kids[ch], KP[ch], kx[ch], kres[ch], _swap(E), ms, rules, 1 - parity,
                      plies - 1, False)
     w = ROLL_W[None, :, None]
-    cf = rules.to_parent((Vc.reshape(len(idx), 21, -1) * w).sum(axis=1))
+    cf = rules.to_parent((Vc.reshape(len(idx), 21, -1) * w).sum(axis=1) / 36.0)
     V[idx] = _decide(cf, E, rules, parity)
-    probs[idx] = _invert((Pc.reshape(len(idx), 21, 5) * w).sum(axis=1))
+    probs[idx] = _invert((Pc.reshape(len(idx), 21, 5) * w).sum(axis=1) / 36.0)
     return V, probs
 
 
