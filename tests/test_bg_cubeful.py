@@ -229,3 +229,34 @@ def test_xg_3ply_agrees_with_gnubg_2ply():
     res = _cross_check(8, 2, [STATES[i] for i in (0, 2, 4, 7)])
     assert res["cases"] == 24
     assert res["bad"] == []
+
+
+def test_bg_cube_cli_at_ply_2_and_3_prints_the_cubeful_search():
+    import json
+
+    from click.testing import CliRunner
+
+    from playout.backgammon.cli import bg
+    from playout.backgammon.evaluators import NeuralNet
+    from playout.backgammon.ids import parse_position
+
+    # 7-point match, 4-6 post-Crawford (match ID of test_bg_cube_gnubg), opening board
+    text = f"{OPENING}:cAngAGAAIAAA"
+    pos = parse_position(text)
+    want = {}
+    for ply in ("2", "3"):
+        r = CliRunner().invoke(bg, ["cube", text, "--ply", ply, "--json"])
+        assert r.exit_code == 0, r.output
+        d = cubeful.cube_decision(pos.board, pos.cube_value, pos.cube_owner, NeuralNet(),
+                                  int(ply), match_length=pos.match_length, score=pos.score,
+                                  crawford=pos.crawford)
+        got = json.loads(r.stdout)
+        assert (got["equity_nd"], got["equity_dt"], got["optimal_action"]) == \
+            (d.equity_nd, d.equity_dt, d.optimal_action)
+        want[ply] = d
+    assert want["2"].equity_nd != want["3"].equity_nd
+    r = CliRunner().invoke(bg, ["cube", text, "--ply", "2"])
+    d = want["2"]
+    assert r.exit_code == 0 and r.stdout.splitlines() == [
+        "(MWC)", f"No double      {d.equity_nd:+.4f}", f"Double, take   {d.equity_dt:+.4f}",
+        f"Double, pass   {d.equity_dp:+.4f}", f"Proper action: {d.optimal_action}"]
