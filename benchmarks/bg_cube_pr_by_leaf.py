@@ -55,7 +55,8 @@ def main() -> None:
         ev = get_evaluator(leaf)
         for ply in (int(p) for p in a.plies.split(",")):
             s = scoring.summarize(scoring.rate(decs, refs, CubeOnly(ply, ev)))
-            print(f"leaf {ev.name:24s} ply {ply}: cube PR {s.cube_pr:.2f} ({s.cube} cube decisions)")
+            print(f"leaf {ev.name:24s} ply {ply}: cube PR {s.cube_pr:.2f} "
+                  f"({s.cube} cube decisions)")
 
 
 if __name__ == "__main__":

@@ -288,7 +288,8 @@ def cubeful_equities(board26, cube_value: int = 1, cube_owner: str = "centered",
         if a < 1 or b < 1:
             raise ValueError(f"score: {score} is not below the match length {match_length}")
         if crawford and a != 1 and b != 1:
-            raise ValueError(f"crawford: no side is 1-away at {score} in a {match_length}-point match")
+            raise ValueError(f"crawford: no side is 1-away at {score} in a "
+                             f"{match_length}-point match")
     ev = evaluator or get_evaluator()
     rules = _Rules(match_length, score, crawford, jacoby)
     b = np.ascontiguousarray(board26, dtype=np.int8)[None]
