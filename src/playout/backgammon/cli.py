@@ -14,7 +14,6 @@ import json
 import random
 
 import click
-import numpy as np
 
 from playout.executor import ExecutorError
 from playout.pictures import cli_write, picture_options

@@ -57,7 +57,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numba import njit
 
-from playout.backgammon.board import is_race, pip_counts
+from playout.backgammon.board import is_race
 from playout.backgammon.evaluators import Evaluator, get_evaluator
 from playout.backgammon.search import pre_roll_probs
 
