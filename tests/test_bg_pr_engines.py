@@ -83,6 +83,21 @@ def test_ours_with_a_weights_file(tmp_path):
     assert len(e.choose_checker(start, (3, 1))) == 26
 
 
+def test_kernel_evaluator_only_for_our_plain_1ply_engine():
+    """The compiled money-match path may stand in for ours only at 1-ply without a specialist."""
+    from playout.backgammon.evaluators import NeuralNet, PubEval
+    from playout.backgammon.money_match import _kernel_args
+
+    net, pub = E.make_engine("ours:ply=1"), E.make_engine("pubeval")
+    assert isinstance(net.kernel_evaluator(), NeuralNet)
+    assert isinstance(pub.kernel_evaluator(), PubEval)
+    assert _kernel_args(net)[0] == net.kernel_evaluator().kernel_args()[0]
+    for spec in ("ours:ply=2", "ours:ply=1,specialist=backgame"):
+        e = E.make_engine(spec)
+        assert e.kernel_evaluator() is None and _kernel_args(e) is None
+    assert _kernel_args(E.make_engine("gnubg:ply=0")) is None
+
+
 @pytest.mark.parametrize("text", ["xg:ply=1", "gnubg:ply=x", "bgsage:ply", "bgsage:ply=0", "gnubg:depth=2",
                                   "ours:ply=1,weights=/nonexistent/net.npz", "ours:ply=5", "ours:ply=9",
                                   "gnubg:ply=4", "bgsage:xgply=5", "gnubg:xgply=5"])

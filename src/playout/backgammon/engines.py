@@ -246,6 +246,13 @@ class OursEngine:
                 return ev
         return self._ev
 
+    def kernel_evaluator(self):
+        """The 1-ply ``NeuralNet``/``PubEval`` this engine plays with when the compiled
+        kernels can stand in for it (ply 1, no specialist), else ``None``."""
+        if self.ply != 1 or self._special is not None:
+            return None
+        return self._ev
+
     def choose_checker(self, board26, dice, cube_value=1, cube_owner="centered") -> Board:
         b = np.asarray(board26, dtype=np.int8)
         choice = self._search.choose_move(b, (int(dice[0]), int(dice[1])), self.evaluator_for(b),

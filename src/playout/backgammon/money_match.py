@@ -167,9 +167,8 @@ def _kernel_args(engine):
     """The compiled-kernel arguments of an engine that is our 1-ply evaluator, else ``None``."""
     from playout.backgammon.engines import OursEngine
 
-    if not isinstance(engine, OursEngine) or engine.ply != 1 or engine._special is not None:
-        return None
-    return engine._ev.kernel_args()
+    ev = engine.kernel_evaluator() if isinstance(engine, OursEngine) else None
+    return None if ev is None else ev.kernel_args()
 
 
 # ---------------------------------------------------------------------------
