@@ -18,6 +18,10 @@ Definitions follow GNU Backgammon 1.07's ``analysis.c`` (``AnalyzeMove``,
   a double costs ``optimal - min(DT, DP)``; a take costs ``DT - DP`` when ``DT > DP``; a drop
   ``DP - DT`` when ``DP > DT`` (DT, DP, ND from the doubler's side, DP = +1).  A cube decision
   counts ("close or actual") when ``optimal - min(DT, 1) < 0.16`` or an action was taken.
+  At ply >= 2 ND and DT come from gnubg's cubeful n-ply search
+  (:mod:`playout.backgammon.cubeful`; ``gnubg:ply=N`` searches over gnubg's 0-ply net),
+  as gnubg's n-ply analysis: its 1-ply ``DA`` figures to 0.008 EMG on the fixtures
+  (``tests/test_bg_analysis_cubeful.py``).  Checker plays stay cubeless n-ply + the 0-ply model.
 * **Error rates** (mEMG) = 1000 x total error / count: checker over unforced moves, cube over
   close-or-actual cube decisions, overall over both.  **PR** (XG's performance rating) =
   500 x mean error over the same decisions (= overall mEMG / 2).
@@ -227,13 +231,24 @@ def _terminal_emg(r: int, st: State) -> float:
 
 
 class Rater:
-    """Values plays and cube actions with one engine (``evaluator`` at ``ply``, XG numbering)."""
+    """Values plays and cube actions with one engine (``evaluator`` at ``ply``, XG numbering).
 
-    def __init__(self, evaluator, ply: int, luck_ply: int = 1):
+    Cube figures at ``ply`` >= 2 come from gnubg's cubeful n-ply search
+    (:func:`playout.backgammon.cubeful.cubeful_equities`, cube decisions inside the tree)
+    over the raw evaluator ``leaf``, as gnubg's own n-ply analysis does; ``leaf`` defaults to
+    ``evaluator`` when it runs in our kernels (our net, pubeval).  With no leaf (``bgsage``,
+    which searches itself) or at ply 1 they are the 0-ply cube model on ``ply``-ply cubeless
+    probabilities (Janowski).
+    """
+
+    def __init__(self, evaluator, ply: int, luck_ply: int = 1, leaf=None):
         self.ev = evaluator
         self.ply = int(ply)
         self.luck_ply = int(luck_ply)
         self.positions = 0
+        if leaf is None and evaluator.kernel_args() is not None:
+            leaf = evaluator
+        self.leaf = leaf if self.ply >= 2 else None
 
     def play_values(self, board, results, st: State, ply: int | None = None) -> np.ndarray:
         """EMG of each post-move board in ``results`` for the mover (state ``st`` before it)."""
@@ -280,17 +295,23 @@ class Rater:
         return vals[rolls.index((d1, d2))] - mean
 
     def cube(self, board, st: State) -> dict:
-        """ND, DT, DP, optimal in EMG for the side on roll (gnubg's ``FindCubeDecision``)."""
-        p = pre_roll_probs(self.ev, board, self.ply)
+        """ND, DT, DP, optimal in EMG for the side on roll (gnubg's ``FindCubeDecision``);
+        ``probs``: the cubeless probabilities behind them (the search's at ply >= 2)."""
         self.positions += 1
-        nd = cubeful_pre_roll(p, board, st)
-        dst = State(st.length, st.score, 2 * st.cube, "opponent", st.crawford, st.jacoby)
-        dt = cubeful_pre_roll(p, board, dst)
+        if self.leaf is not None:
+            from playout.backgammon.cubeful import cubeful_equities
+
+            r = cubeful_equities(board, st.cube, st.owner, self.leaf, self.ply, jacoby=st.jacoby,
+                                 match_length=st.length, score=st.score, crawford=st.crawford)
+            p, nd, dt = r.probs, r.nd, r.dt  # money: DT already x 2 (per unit of this cube)
+        else:
+            p = pre_roll_probs(self.ev, board, self.ply)
+            nd = cubeful_pre_roll(p, board, st)
+            dst = State(st.length, st.score, 2 * st.cube, "opponent", st.crawford, st.jacoby)
+            dt = cubeful_pre_roll(p, board, dst) * (1.0 if st.length else 2.0)
         if st.length:
             nd, dt = st.to_emg(nd), st.to_emg(dt)
-            dp = 1.0
-        else:
-            dt, dp = 2.0 * dt, 1.0
+        dp = 1.0
         best_d = min(dt, dp)
         optimal = best_d if best_d >= nd else nd
         return {"nd": nd, "dt": dt, "dp": dp, "optimal": optimal, "probs": [float(v) for v in p]}
@@ -308,7 +329,9 @@ def make_rater(spec: str) -> tuple[Rater, str]:
         raise AnalysisError(str(exc)) from None
     try:
         if s.kind == "gnubg":
-            return Rater(get_evaluator("gnubg"), s.ply + 1), s.label
+            # cube figures: our cubeful search over gnubg's raw (0-ply) net at gnubg's depth
+            raw = get_evaluator("gnubg")
+            return Rater(raw, s.ply + 1, leaf=raw), s.label
         if s.kind == "bgsage":
             return Rater(get_evaluator("bgsage"), s.ply), s.label
         if s.kind == "pubeval":
