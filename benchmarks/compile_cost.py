@@ -38,7 +38,8 @@ solve-gridworld  3.8 s       3.8 s      (unchanged)
 ===============  ==========  =========  =============================================
 
 Scenarios: ``go`` (``playout gtp --no-warm-up --playouts 100``, first ``genmove``),
-``bg-eval``, ``bg-hint``, ``bg-rollout`` (first command of each), ``solve-DOMAIN`` for each
+``bg-eval``, ``bg-hint``, ``bg-cube-ply2`` (the cubeful n-ply search), ``bg-rollout`` (first
+command of each), ``solve-DOMAIN`` for each
 built-in domain (``--engine compiled``, 200 iterations), ``warm-up`` (``playout warm-up all``).
 """
 
@@ -60,6 +61,7 @@ SCENARIOS: dict[str, tuple[list[str], str]] = {
            "boardsize 9\nclear_board\ngenmove b\nquit\n"),
     "bg-eval": (["bg", "eval", BG_POS], ""),
     "bg-hint": (["bg", "hint", BG_POS, "--dice", "31"], ""),
+    "bg-cube-ply2": (["bg", "cube", BG_POS, "--ply", "2"], ""),
     "bg-rollout": (["bg", "rollout", BG_POS, "--trials", "36", "--workers", "0"], ""),
     "warm-up": (["warm-up", "all"], ""),
 }

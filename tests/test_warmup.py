@@ -59,12 +59,15 @@ def test_warm_up_steps_cover_each_part_and_all():
 
     assert [s[1][0] for s in steps_for(("go",))] == ["gtp"]
     assert [s[1][:2] for s in steps_for(("bg",))] == [["bg", "eval"], ["bg", "hint"],
-                                                      ["bg", "cube"], ["bg", "rollout"]]
+                                                      ["bg", "cube"], ["bg", "cube"],
+                                                      ["bg", "rollout"]]
+    # the second cube step runs the cubeful n-ply search (playout.backgammon.cubeful)
+    assert steps_for(("bg",))[3][1][3:] == ["--ply", "2"]
     assert {s[1][1] for s in steps_for(("mcts",))} == {"gridworld", "push_your_luck",
                                                        "twenty48", "connect4", "reversi"}
     every = sum(len(v) for v in STEPS.values())
     assert len(steps_for(("all",))) == len(steps_for(())) == every
-    assert len(steps_for(("go", "go", "bg"))) == 1 + 4
+    assert len(steps_for(("go", "go", "bg"))) == 1 + 5
 
 
 def test_warm_up_rejects_an_unknown_part_in_one_line():
