@@ -5,7 +5,8 @@ changed) compiles it and writes the machine code to ``__pycache__`` (or ``NUMBA_
 later runs load it in about a second.  This command runs each part's commands once on a tiny
 problem, with their output discarded, so that a GUI's first ``genmove`` or a first
 ``bg hint`` answers in its normal time.  The steps are the commands themselves (``playout gtp``
-answering ``genmove`` and ``final_score``, ``bg eval``/``hint``/``cube`` (at ply 1, then ply 2: the cubeful search)/``rollout``,
+answering ``genmove`` and ``final_score``, ``bg eval``/``hint``/``cube`` (at ply 1, then at
+ply 2: the cubeful search)/``rollout``,
 ``solve`` of each built-in domain), so what they compile is exactly what those commands need.
 
 Figures (2-core VM, empty cache, ``benchmarks/compile_cost.py``): see :data:`STEPS`.  The
