@@ -135,3 +135,25 @@ def test_money_rater_cube_at_ply2_equals_cubeful_equities():
         cd = rater.cube(b, st)
         r = cubeful_equities(b, st.cube, st.owner, NeuralNet(), 2, jacoby=st.jacoby)
         assert (cd["nd"], cd["dt"], cd["dp"]) == pytest.approx((r.nd, r.dt, 1.0), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["gnubg_3pt", "gnubg_money"])
+def test_rates_at_1ply_agree_with_gnubgs_1ply_analysis(name, gnubg):
+    """``analyze`` with gnubg:ply=1 beside gnubg's ``analyse match`` at 1-ply (show statistics
+    match): decision counts equal; rates within 1.0 mEMG (checker, overall) and 2.0 (cube:
+    3-point 10.3/15.9 against 10.4/16.2, money 1.0/94.6 against 1.1/92.7; the former figures
+    9.0/18.5 and 0.5/82.0)."""
+    from playout.backgammon.analysis import analyze
+    from playout.backgammon.gnubg_oracle import gnubg_analyse
+
+    _gnubg_cli()
+    path = DATA / f"{name}.mat"
+    theirs = gnubg_analyse(path, 1)
+    rater, _ = make_rater("gnubg:ply=1")
+    ours = analyze(read_match(path), rater, luck=False)["players"]
+    for o, t in zip(ours, theirs):
+        for k in ("unforced_moves", "total_moves", "cube_decisions", "close_cube_decisions"):
+            assert o[k] == t[k], (k, o[k], t[k])
+        for k, tol in (("checker_error_rate_memg", 1.0), ("overall_error_rate_memg", 1.0),
+                       ("cube_error_rate_memg", 2.0)):
+            assert abs(o[k] - t[k]) <= tol, (k, o[k], t[k])

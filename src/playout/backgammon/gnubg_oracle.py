@@ -64,7 +64,8 @@ def parse_gnubg_statistics(text: str) -> list[dict]:
 
 def gnubg_analyse(path, plies: int = 0, *, timeout: float = 300.0) -> list[dict]:
     """Run Debian ``gnubg -t`` on a ``.mat``/``.sgf`` match: ``analyse match`` at ``plies``
-    (gnubg numbering) for checker play and cube, then ``show statistics match``; returns
+    (gnubg numbering) for checker play and cube, pruning net off (as our search, which
+    scores every play), then ``show statistics match``; returns
     :func:`parse_gnubg_statistics`.  :class:`AnalysisError` if gnubg is missing, hangs
     (``timeout`` seconds) or prints no statistics."""
     import os
@@ -78,6 +79,8 @@ def gnubg_analyse(path, plies: int = 0, *, timeout: float = 300.0) -> list[dict]
     load = f"load match {p}" if p.endswith(".sgf") else f"import mat {p}"
     script = (f"set analysis chequerplay evaluation plies {plies}\n"
               f"set analysis cubedecision evaluation plies {plies}\n"
+              "set analysis chequerplay evaluation prune off\n"
+              "set analysis cubedecision evaluation prune off\n"
               f"{load}\nanalyse match\nshow statistics match\n")
     try:
         res = subprocess.run([exe, "-t", "-q"], input=script, capture_output=True, text=True,
