@@ -30,6 +30,7 @@ from playout.backgammon.matchfile import read_match
 
 DATA = Path(__file__).parent / "data" / "bg"
 TOL = 0.008  # EMG; see the module docstring
+TOL_PLAY = 0.02  # EMG, a play's value (test_play_values_at_1ply_equal_gnubgs)
 
 
 def _gnubg_cli():
@@ -140,9 +141,10 @@ def test_money_rater_cube_at_ply2_equals_cubeful_equities():
 @pytest.mark.parametrize("name", ["gnubg_3pt", "gnubg_money"])
 def test_rates_at_1ply_agree_with_gnubgs_1ply_analysis(name, gnubg):
     """``analyze`` with gnubg:ply=1 beside gnubg's ``analyse match`` at 1-ply (show statistics
-    match): decision counts equal; rates within 1.0 mEMG (checker, overall) and 2.0 (cube:
-    3-point 10.3/15.9 against 10.4/16.2, money 1.0/94.6 against 1.1/92.7; the former figures
-    9.0/18.5 and 0.5/82.0)."""
+    match): decision counts equal; rates within 0.6 mEMG (checker, overall: 3-point 16.35/47.41
+    against 16.6/47.3, money 21.9/96.2 against 21.4/96.6) and 2.0 (cube: 3-point 10.3/15.9
+    against 10.4/16.2, money 1.0/94.6 against 1.1/92.7; the former figures 9.0/18.5 and
+    0.5/82.0)."""
     from playout.backgammon.analysis import analyze
     from playout.backgammon.gnubg_oracle import gnubg_analyse
 
@@ -154,6 +156,73 @@ def test_rates_at_1ply_agree_with_gnubgs_1ply_analysis(name, gnubg):
     for o, t in zip(ours, theirs):
         for k in ("unforced_moves", "total_moves", "cube_decisions", "close_cube_decisions"):
             assert o[k] == t[k], (k, o[k], t[k])
-        for k, tol in (("checker_error_rate_memg", 1.0), ("overall_error_rate_memg", 1.0),
+        for k, tol in (("checker_error_rate_memg", 0.6), ("overall_error_rate_memg", 0.6),
                        ("cube_error_rate_memg", 2.0)):
             assert abs(o[k] - t[k]) <= tol, (k, o[k], t[k])
+
+
+def _gnubg_play_values(name, tmp_path, plies=1):
+    """(before, after, state, gnubg's cubeful EMG) of every play gnubg's ``plies``-ply
+    analysis scored at that depth (its move filter leaves the rest at 0-ply)."""
+    from playout.backgammon.matchfile import _sgf_point, apply_play
+
+    exe = _gnubg_cli()
+    out = tmp_path / "plays.sgf"
+    script = (f"set analysis chequerplay evaluation plies {plies}\n"
+              f"set analysis cubedecision evaluation plies {plies}\n"
+              "set analysis chequerplay evaluation prune off\n"
+              "set analysis cubedecision evaluation prune off\n"
+              f"import mat {DATA / (name + '.mat')}\nanalyse match\nsave match {out}\n")
+    subprocess.run([exe, "-t", "-q"], input=script, capture_output=True, text=True, timeout=300)
+    m = read_match(DATA / f"{name}.mat")
+    rows = []
+    for game, tree in zip(m.games, out.read_text().split("\n(;")):
+        nodes = tree.split("\n;")[1:]
+        acts = [a for a in game.actions if a.kind in ("move", "double", "take", "drop")]
+        for a, node in zip(acts, nodes):
+            if a.kind != "move":
+                continue
+            st = _state(m, game, a)
+            for key, rest in re.findall(r"\[([a-z]+) E ver 3 ([^\]]*)\]", node):
+                f = rest.split()
+                if f[6] != f"{plies}C" or float(f[0]) in (0.0, 1.0):
+                    continue
+                txt = " ".join(f"{_sgf_point(key[i], a.player)}/{_sgf_point(key[i + 1], a.player)}"
+                               for i in range(0, len(key), 2))
+                rows.append((a.before, apply_play(a.before, a.dice, txt), st, float(f[5])))
+    return rows
+
+
+@pytest.mark.parametrize("name", ["gnubg_3pt", "gnubg_money"])
+def test_play_values_at_1ply_equal_gnubgs(name, gnubg, tmp_path):
+    """Every play gnubg's 1-ply analysis scored at 1-ply (3-point 638, money 283): our
+    cubeful 1-ply value over gnubg's 0-ply net (the opponent's cube decision inside) is
+    gnubg's equity to 0.0092 / 0.0196 EMG (median 0.0005 / 0.0008; the nets differ); the
+    former value (gnubg's own cubeless 1-ply + the 0-ply model) was off by up to 0.058 / 0.131."""
+    rows = _gnubg_play_values(name, tmp_path)
+    assert len(rows) > 50
+    rater, _ = make_rater("gnubg:ply=1")
+    diffs = [abs(rater.play_values(b, np.asarray(after)[None], st)[0] - eq)
+             for b, after, st, eq in rows]
+    assert max(diffs) < TOL_PLAY and np.median(diffs) < 0.001, (max(diffs), np.median(diffs))
+
+
+def test_post_move_values_at_ply1_are_the_0ply_model():
+    """ply 1: the opponent's best cube action on the evaluator's probabilities
+    (analysis.play_emg_batch), money and match."""
+    from playout.backgammon.analysis import play_emg_batch
+    from playout.backgammon.cubeful import post_move_values
+    from playout.backgammon.moves import legal_moves
+    from playout.backgammon.search import post_move_probs
+
+    m = read_match(DATA / "gnubg_7pt.mat")
+    game = m.games[0]
+    a = next(a for a in game.actions[4:] if a.kind == "move")
+    after = legal_moves(a.before, a.dice[0], a.dice[1])
+    ev = NeuralNet()
+    for st in (_state(m, game, a), State(0, (0, 0), 2, "player", False, True)):
+        v = post_move_values(after, st.cube, st.owner, ev, 1, jacoby=st.jacoby,
+                             match_length=st.length, score=st.score, crawford=st.crawford)
+        v = np.array([st.to_emg(t) for t in v]) if st.length else v
+        ref = play_emg_batch(post_move_probs(ev, after, 1), after, st)
+        assert np.allclose(v, ref, atol=1e-9, rtol=0), st

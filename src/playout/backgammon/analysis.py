@@ -21,7 +21,8 @@ Definitions follow GNU Backgammon 1.07's ``analysis.c`` (``AnalyzeMove``,
   At ply >= 2 ND and DT come from gnubg's cubeful n-ply search
   (:mod:`playout.backgammon.cubeful`; ``gnubg:ply=N`` searches over gnubg's 0-ply net),
   as gnubg's n-ply analysis: its 1-ply ``DA`` figures to 0.008 EMG on the fixtures
-  (``tests/test_bg_analysis_cubeful.py``).  Checker plays stay cubeless n-ply + the 0-ply model.
+  (``tests/test_bg_analysis_cubeful.py``); so are the plays (the opponent's cube decision
+  inside the search, gnubg's ``ScoreMove``).  Luck stays at the raw level.
 * **Error rates** (mEMG) = 1000 x total error / count: checker over unforced moves, cube over
   close-or-actual cube decisions, overall over both.  **PR** (XG's performance rating) =
   500 x mean error over the same decisions (= overall mEMG / 2).
@@ -233,8 +234,9 @@ def _terminal_emg(r: int, st: State) -> float:
 class Rater:
     """Values plays and cube actions with one engine (``evaluator`` at ``ply``, XG numbering).
 
-    Cube figures at ``ply`` >= 2 come from gnubg's cubeful n-ply search
-    (:func:`playout.backgammon.cubeful.cubeful_equities`, cube decisions inside the tree)
+    Cube figures and plays at ``ply`` >= 2 come from gnubg's cubeful n-ply search
+    (:func:`playout.backgammon.cubeful.cubeful_equities`,
+    :func:`~playout.backgammon.cubeful.post_move_values`: cube decisions inside the tree)
     over the raw evaluator ``leaf``, as gnubg's own n-ply analysis does; ``leaf`` defaults to
     ``evaluator`` when it runs in our kernels (our net, pubeval).  With no leaf (``bgsage``,
     which searches itself) or at ply 1 they are the 0-ply cube model on ``ply``-ply cubeless
@@ -261,7 +263,15 @@ class Rater:
                 out[i] = _terminal_emg(g, st)
             else:
                 todo.append(i)
-        if todo:
+        if todo and self.leaf is not None and ply >= 2:
+            from playout.backgammon.cubeful import post_move_values
+
+            v = post_move_values(np.stack([results[i] for i in todo]), st.cube, st.owner,
+                                 self.leaf, ply, jacoby=st.jacoby, match_length=st.length,
+                                 score=st.score, crawford=st.crawford)
+            self.positions += len(todo)
+            out[todo] = [st.to_emg(t) for t in v] if st.length else v
+        elif todo:
             boards = np.stack([results[i] for i in todo])
             probs = post_move_probs(self.ev, boards, ply)  # mover's view
             self.positions += len(todo)

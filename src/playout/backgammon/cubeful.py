@@ -307,6 +307,47 @@ def cubeful_equities(board26, cube_value: int = 1, cube_owner: str = "centered",
     return CubefulEquities(nd, dt, rules.dp(cur, 0), probs[0], float(x[0]), int(ply))
 
 
+def post_move_values(boards, cube_value: int = 1, cube_owner: str = "centered",
+                     evaluator: Evaluator | None = None, ply: int = 2, *, jacoby: bool = True,
+                     match_length: int = 0, score: tuple[int, int] = (0, 0),
+                     crawford: bool = False, chunk: int | None = None) -> np.ndarray:
+    """Cubeful ``ply``-ply value of each post-move board for the side that just moved.
+
+    ``boards`` int8[n, 26] from the mover's view, none of them finished; the cube
+    (``cube_value``, ``cube_owner`` from the mover's side) and the score (mover, opponent) as
+    before the play.  The opponent's pre-roll node is searched as in :func:`cubeful_equities`
+    with its own cube decision (gnubg's ``ScoreMove``: ``EvaluatePositionCubeful`` with
+    ``fTop`` false); ply 1 is the 0-ply model with the opponent's best cube action.  Returns
+    float64[n]: money per unit of the present cube, match play the mover's MWC.  ``chunk``
+    boards are searched at a time (default by ply: 4096, 256, 16, 1; each board's search
+    holds ~420 x 21^(ply - 2) boards, one play per roll being followed below the first
+    level).  Raises ValueError for a bad ply or cube owner.
+    """
+    if not 1 <= int(ply) <= MAX_PLY:
+        raise ValueError(f"ply: {ply} is out of range (1..{MAX_PLY} in XG numbering)")
+    if cube_owner not in OWNERS:
+        raise ValueError(f"cube_owner: {cube_owner!r} (must be one of {', '.join(OWNERS)})")
+    chunk = int(chunk or {1: 4096, 2: 256, 3: 16}.get(int(ply), 1))
+    b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 26)
+    ev = evaluator or get_evaluator()
+    rules = _Rules(match_length, score, crawford, jacoby)
+    st = (int(cube_value), _SWAP[OWNERS.index(cube_owner)])  # the opponent's view
+    fb = np.empty_like(b)
+    fb[:, 1:25] = -b[:, 24:0:-1]
+    fb[:, 0], fb[:, 25] = b[:, 25], b[:, 0]
+    if ply > 1:
+        announce_compile("the cubeful n-ply kernels", "~5 s", expand_kernel, money_cubeful_batch)
+    out = np.empty(len(b))
+    for i in range(0, len(b), max(1, chunk)):
+        part = fb[i:i + chunk]
+        x = np.array([cube_efficiency(q) for q in part])
+        res = np.array([game_result(q) for q in part], dtype=np.int64)
+        P = np.asarray(ev.evaluate(part), dtype=np.float64) if ply == 1 else None
+        V, _ = _values(ev, part, P, x, res, [st], st, rules, 1, int(ply), False)
+        out[i:i + chunk] = rules.to_parent(V[:, 0])
+    return out
+
+
 def cube_decision(board26, cube_value: int = 1, cube_owner: str = "centered",
                   evaluator: Evaluator | None = None, ply: int = 2, *, jacoby: bool = True,
                   beaver: bool = True, match_length: int = 0, score: tuple[int, int] = (0, 0),
