@@ -4,8 +4,8 @@
 
 For each match (default: the gnubg-made fixtures in tests/data/bg/): gnubg's
 `show statistics match` after an N-ply (gnubg numbering, default 0; pruning net off)
-`analyse match`, ours with gnubg's net at N plies (`gnubg:ply=N`: at N >= 1 the cube figures
-are our cubeful search over gnubg's 0-ply net; close to gnubg's), and ours with ENGINE.
+`analyse match`, ours with gnubg's net at N plies (`gnubg:ply=N`: at N >= 1 plays and cube
+figures are our cubeful search over gnubg's 0-ply net; close to gnubg's), and ours with ENGINE.
 Columns: checker / cube / overall
 error rate (mEMG), PR, luck rate (mEMG).
 """

@@ -34,8 +34,14 @@ the tree (nor in gnubg's).  The root's ``ND``, ``DT``, ``DP`` then give the acti
 :func:`playout.backgammon.cube.gnubg_action`, normalised as :mod:`~playout.backgammon.cube`
 does.
 
+:func:`post_move_values` values plays the same way (gnubg's ``ScoreMove``): the opponent's
+pre-roll node after each play is searched with the opponent's cube decision inside.
+
 Departures: gnubg values money positions in its two-sided bear-off database exactly and
-does not search below them; we search every node with the evaluator given.  gnubg's presets
+does not search below them, and in match play turns them into a cube efficiency from
+the database's exact money cubeful values (``EvaluatePositionCubeful4``, ``CLASS_BEAROFF2``/
+``CLASS_BEAROFF_TS``; e.g. 6 checkers vs 4 at 0-0 to 5, cube 4 owned: x 0, ND -0.474 EMG
+against our -0.414 with x 0.6); we search every node with the evaluator given.  gnubg's presets
 with ``prune`` pick the plays inside the tree from a pruning net's short list; we score every
 play (gnubg with pruning off, as our cross-check runs it).
 
