@@ -60,6 +60,13 @@ def test_other_settings_and_bad_shards_are_refused(tmp_path):
     L.generate(tmp_path, games=4, progress=False, **KW)
     with pytest.raises(L.LookaheadError, match=r"shard-00000.npz: made with other settings \(ply 2, asked 3\)"):
         L.generate(tmp_path, games=4, progress=False, **dict(KW, ply=3))
+    from playout.backgammon.evaluators import DEFAULT_NET
+
+    # the same weights named by path are the same labeller; other weights are refused
+    assert L.generate(tmp_path, games=4, progress=False, evaluator=str(DEFAULT_NET), **KW)["new"] == 0
+    with pytest.raises(L.LookaheadError, match="weights_sha256"):
+        L.generate(tmp_path, games=4, progress=False,
+                   evaluator=str(DEFAULT_NET.with_name("net_sl_backgame_v1.npz")), **KW)
     with pytest.raises(ValueError, match="ply >= 2"):
         L.settings(ply=1)
     (tmp_path / "shard-00001.npz").write_bytes(b"not a zip")

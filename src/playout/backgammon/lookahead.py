@@ -159,7 +159,9 @@ def _check_folder(folder: Path, setup: dict) -> list[int]:
         if ".tmp" in p.name:
             continue
         meta, _, _ = read_shard(p)
-        diff = sorted(k for k in setup if meta.get(k) != setup[k] and k != "code_sha256")
+        # the network is named by its weights' hash: "net" and the same file's path agree
+        diff = sorted(k for k in setup if meta.get(k) != setup[k]
+                      and k not in ("code_sha256", "evaluator", "engine"))
         if diff:
             raise LookaheadError(f"{p}: made with other settings ("
                                  + ", ".join(f"{k} {meta.get(k)!r}, asked {setup[k]!r}"
