@@ -12,6 +12,7 @@ fi
 PLAYOUT="${PLAYOUT:-.venv/bin/playout}"
 setsid nohup nice -n 19 "$PLAYOUT" bg data label out/bg-data/labels-v1.jsonl \
   --selfplay-games 3000 --backgame-starts 300 --family-games 2 --bgsage-boards 1000 --workers 0 \
+  --evaluator src/playout/backgammon/data/net_td80.npz \
   >> out/bg-data/labels-v1.log 2>&1 &
 echo $! > out/bg-data/labels-v1.pid
 echo "labelling in the background (pid $(cat out/bg-data/labels-v1.pid)); log: out/bg-data/labels-v1.log"

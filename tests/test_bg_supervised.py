@@ -16,6 +16,8 @@ from playout.backgammon import net as N
 from playout.backgammon import supervised as S
 from playout.backgammon.evaluators import DEFAULT_NET, get_evaluator
 
+TD80 = DEFAULT_NET.with_name("net_td80.npz")  # the TD network the specialist was fitted from
+
 ROOT = Path(__file__).resolve().parents[1]
 SNAPSHOT = ROOT / "data" / "bg" / "labels-v1.jsonl.gz"
 REF_A = ROOT.parent / "shared" / "data" / "backgammon" / "reference" / "A"
@@ -160,7 +162,7 @@ def test_outputs_are_gnubg_consistent_and_the_penalty_restores_the_order(tiny, t
 
 
 def test_widen_keeps_the_outputs(tiny):
-    params = N.load_weights(DEFAULT_NET)[:4]
+    params = N.load_weights(TD80)[:4]
     wide = S.widen(params, 96, 1)
     assert wide[0].shape == (2, N.N_INPUTS, 96) and wide[2].shape == (2, 96, 5)
     assert np.allclose(S.forward(wide, 0, tiny.X)[1], S.forward(params, 0, tiny.X)[1], atol=1e-12)
@@ -287,5 +289,5 @@ def test_shipped_backgame_specialist_beats_net_td80_on_held_out_backgames():
     ds = S.prepare(rows)
     assert len(ds) == 1065
     new = S.measure(get_evaluator(str(SPECIALIST)), ds)["equity_mae"]
-    old = S.measure(get_evaluator("net"), ds)["equity_mae"]
+    old = S.measure(get_evaluator(str(TD80)), ds)["equity_mae"]
     assert new == pytest.approx(0.0491, abs=5e-4) and old == pytest.approx(0.2493, abs=5e-4)

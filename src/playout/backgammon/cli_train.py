@@ -18,7 +18,7 @@ import click
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Network to write (.npz): the best held-out epoch of each net.")
 @click.option("--init", "init", default=None,
-              help="Starting network .npz (default the shipped net_td80), or 'none' for random.")
+              help="Starting network .npz (default the shipped default network), or 'none' for random.")
 @click.option("--bgsage", is_flag=True,
               help="Also train on bgsage's published rollouts in ../shared (after our labels).")
 @click.option("--shared", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -321,7 +321,7 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
         out: ``.npz`` written with :func:`playout.backgammon.net.save_weights` after every
             epoch (the best held-out epoch of each net so far); ``<out>.ckpt.npz`` is the
             resumable checkpoint.
-        init: the starting ``.npz`` (default the shipped ``net_td80``), or ``"none"`` for random
+        init: the starting ``.npz`` (default the shipped default network, ``DEFAULT_NET``), or ``"none"`` for random
             weights (:func:`playout.backgammon.net.init_weights`, ``hidden`` units, ``seed``).
         epochs: total epochs (a rerun with more continues the same run).
         hidden: hidden units (default the initial net's; more widens it, :func:`widen`).
