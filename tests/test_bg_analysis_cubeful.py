@@ -41,6 +41,20 @@ def _gnubg_cli():
     return exe
 
 
+def _gnubg_analysed(name, tmp_path, plies):
+    """(our reading of fixture ``name``, gnubg's analysed SGF text of each game) after gnubg
+    1.07's ``analyse match`` at ``plies`` (pruning off)."""
+    exe = _gnubg_cli()
+    out = tmp_path / "analysed.sgf"
+    script = (f"set analysis chequerplay evaluation plies {plies}\n"
+              f"set analysis cubedecision evaluation plies {plies}\n"
+              "set analysis chequerplay evaluation prune off\n"
+              "set analysis cubedecision evaluation prune off\n"
+              f"import mat {DATA / (name + '.mat')}\nanalyse match\nsave match {out}\n")
+    subprocess.run([exe, "-t", "-q"], input=script, capture_output=True, text=True, timeout=300)
+    return read_match(DATA / f"{name}.mat"), out.read_text().split("\n(;")
+
+
 def _state(m, game, a) -> State:
     p = a.player
     owner = "centered" if a.cube_owner is None else ("player" if a.cube_owner == p else "opponent")
@@ -50,17 +64,9 @@ def _state(m, game, a) -> State:
 
 def _gnubg_cube_figures(name, tmp_path, plies=1):
     """(board, state, ND EMG, DT EMG) of every cube decision gnubg analysed at ``plies``."""
-    exe = _gnubg_cli()
-    out = tmp_path / "an.sgf"
-    script = (f"set analysis chequerplay evaluation plies {plies}\n"
-              f"set analysis cubedecision evaluation plies {plies}\n"
-              "set analysis chequerplay evaluation prune off\n"
-              "set analysis cubedecision evaluation prune off\n"
-              f"import mat {DATA / (name + '.mat')}\nanalyse match\nsave match {out}\n")
-    subprocess.run([exe, "-t", "-q"], input=script, capture_output=True, text=True, timeout=300)
-    m = read_match(DATA / f"{name}.mat")
+    m, trees = _gnubg_analysed(name, tmp_path, plies)
     rows = []
-    for game, tree in zip(m.games, out.read_text().split("\n(;")):
+    for game, tree in zip(m.games, trees):
         nodes = tree.split("\n;")[1:]
         acts = [a for a in game.actions if a.kind in ("move", "double", "take", "drop")]
         assert len(nodes) == len(acts)
@@ -166,17 +172,9 @@ def _gnubg_play_values(name, tmp_path, plies=1):
     analysis scored at that depth (its move filter leaves the rest at 0-ply)."""
     from playout.backgammon.matchfile import _sgf_point, apply_play
 
-    exe = _gnubg_cli()
-    out = tmp_path / "plays.sgf"
-    script = (f"set analysis chequerplay evaluation plies {plies}\n"
-              f"set analysis cubedecision evaluation plies {plies}\n"
-              "set analysis chequerplay evaluation prune off\n"
-              "set analysis cubedecision evaluation prune off\n"
-              f"import mat {DATA / (name + '.mat')}\nanalyse match\nsave match {out}\n")
-    subprocess.run([exe, "-t", "-q"], input=script, capture_output=True, text=True, timeout=300)
-    m = read_match(DATA / f"{name}.mat")
+    m, trees = _gnubg_analysed(name, tmp_path, plies)
     rows = []
-    for game, tree in zip(m.games, out.read_text().split("\n(;")):
+    for game, tree in zip(m.games, trees):
         nodes = tree.split("\n;")[1:]
         acts = [a for a in game.actions if a.kind in ("move", "double", "take", "drop")]
         for a, node in zip(acts, nodes):
