@@ -46,6 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from playout.backgammon.data import DataError
+from playout.backgammon.data import _evaluator  # one evaluator per name and process
 
 FORMAT = 1
 KIND = "bg-lookahead"
@@ -53,17 +54,6 @@ KIND = "bg-lookahead"
 
 class LookaheadError(DataError):
     """A bad or mismatched lookahead folder or shard (the message names the file)."""
-
-
-_EV: dict = {}
-
-
-def _evaluator(name: str):
-    from playout.backgammon.evaluators import get_evaluator
-
-    if name not in _EV:
-        _EV[name] = get_evaluator(name)
-    return _EV[name]
 
 
 def settings(*, evaluator: str = "net", ply: int = 3, explore: float = 0.05, per_game: int = 4,
