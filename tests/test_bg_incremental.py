@@ -36,7 +36,8 @@ def _random_positions(n_games: int, seed: int) -> list[np.ndarray]:
 
 
 def _net_with_shot_weights() -> NeuralNet:
-    """The shipped net with random weights on the four shot inputs (exercises their leaf update)."""
+    """The shipped net with random weights on the shot and blockade inputs (202 on; exercises
+    their leaf update, in the contact and the race net)."""
     base = NeuralNet()
     W1 = base.W1.copy()
     W1[:, N_BASE_INPUTS:, :] = np.random.default_rng(5).normal(0, 0.5, size=W1[:, N_BASE_INPUTS:, :].shape)

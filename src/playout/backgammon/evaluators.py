@@ -252,7 +252,7 @@ class NeuralNet(Evaluator):
         self.bearoff = bool(bearoff)
         self.path = None
         self.W1, self.b1, self.W2, self.b2 = (np.ascontiguousarray(a, dtype=np.float64)
-                                              for a in (W1, b1, W2, b2))
+                                              for a in (_net.pad_inputs(np.asarray(W1)), b1, W2, b2))
         self.meta = {}
         self.name = name
         self.hidden = self.W1.shape[2]

@@ -359,3 +359,145 @@ def shot_inputs(b, x, base, flipped):
     x[base + 1] = l1
     x[base + 2] = h2
     x[base + 3] = l2
+
+
+# -- blockade features: escapes, containment, mobility -------------------------------------------
+#
+# gnubg's contact-net inputs (eval.c, its input list and ``Escapes()``; definitions only, our own
+# code): a checker "escapes" with a roll when it can move the sum of the dice, landing on an open
+# point, by at least one open intermediate point (a double: its single intermediate point).  Only
+# the twelve points in front of it matter (the sum of two dice is at most 12; doubles are treated
+# the same way, three and four steps not counted, as gnubg does).
+
+def _escape_table():
+    """``ESC[m]``, m a 12-bit mask (bit j = the point j + 1 pips in front is blocked): the
+    rolls out of 36 on which a checker moves both dice past open points (see above)."""
+    t = np.zeros(4096, dtype=np.int64)
+    for m in range(4096):
+        n = 0
+        for a in range(1, 7):
+            for c in range(1, 7):  # ordered rolls: a non-double counts twice
+                land = (m >> (a + c - 1)) & 1
+                via_a = (m >> (a - 1)) & 1
+                via_c = (m >> (c - 1)) & 1
+                if not land and not (via_a and via_c):
+                    n += 1
+        t[m] = n
+    return t
+
+
+#: rolls of 36 that let a checker escape, by the 12-bit mask of blocked points in front of it
+ESC = _escape_table()
+#: inputs per side (:func:`escape_inputs`)
+N_ESCAPE_SIDE = 6
+_INV3600 = 1.0 / 3600.0
+
+
+@njit(cache=True, inline="always")
+def _made_mask(b, mover):
+    """Bit ``r`` (1..24) = the side (``mover``: the positive side of ``b``) holds two or more
+    checkers on its own point ``r``."""
+    m = np.int64(0)
+    for i in range(1, 25):
+        v = int(b[i])
+        if mover:
+            if v >= 2:
+                m |= np.int64(1) << i
+        elif v <= -2:
+            m |= np.int64(1) << (25 - i)
+    return m
+
+
+@njit(cache=True, inline="always")
+def _esc(blocker_made, q):
+    """Escapes (of 36) of a checker on its own point ``q`` (25 = bar) past the points the other
+    side holds (``blocker_made``, :func:`_made_mask`): point ``q - d`` of the checker is the
+    blocker's point ``25 - q + d``, so the twelve points in front are bits ``26 - q ..``."""
+    return ESC[(blocker_made >> (26 - q)) & 0xFFF]
+
+
+@njit(cache=True, inline="always")
+def _side_escape(made, other_made, b, mover, x, k):
+    """The six inputs of one side ``S`` (``mover``: the positive side of ``b``; ``made``: its
+    points, ``other_made``: the opponent ``O``'s) into ``x[k:k + 6]``; see :func:`escape_inputs`."""
+    # O's rearmost checker in O's numbering (25 = bar), and S's mobility sum
+    q_back = 0
+    mob = 0
+    if mover:
+        if b[0] > 0:
+            q_back = 25
+        else:
+            for i in range(1, 25):  # O's point 25 - i
+                if b[i] < 0:
+                    q_back = 25 - i
+                    break
+        if b[25] > 0:
+            mob += 19 * int(b[25]) * _esc(other_made, 25)
+        for p in range(7, 25):
+            v = int(b[p])
+            if v > 0:
+                mob += (p - 6) * v * _esc(other_made, p)
+    else:
+        if b[25] > 0:
+            q_back = 25
+        else:
+            for i in range(24, 0, -1):  # O (the positive side) on its point i
+                if b[i] > 0:
+                    q_back = i
+                    break
+        if b[0] > 0:
+            mob += 19 * int(b[0]) * _esc(other_made, 25)
+        for q in range(7, 25):
+            v = -int(b[25 - q])
+            if v > 0:
+                mob += (q - 6) * v * _esc(other_made, q)
+    back = 36
+    amin = 36
+    cmin = 36
+    if q_back > 0:
+        back = _esc(made, q_back)
+    for q in range(16, 26):  # O's 16 point = S's 9 point, back to O's bar
+        e = _esc(made, q)
+        if q <= q_back and e < amin:
+            amin = e
+        if (q <= 24 or q <= q_back) and e < cmin:
+            cmin = e
+    a = (36 - amin) * _INV36
+    c = (36 - cmin) * _INV36
+    x[k] = back * _INV36
+    x[k + 1] = a
+    x[k + 2] = a * a
+    x[k + 3] = c
+    x[k + 4] = c * c
+    x[k + 5] = mob * _INV3600
+
+
+@njit(cache=True)
+def escape_inputs(b, x, base, flipped):
+    """Write the blockade inputs of board ``b`` to ``x[base:base + 12]``: six for the side to
+    act ``A`` of the *encoded* board, then six for its opponent (``flipped``: the encoded
+    board is ``flip(b)``, as in :func:`shot_inputs`).
+
+    For each side ``S`` and its opponent ``O`` (gnubg's ``I_BACKESCAPES``, ``I_ACONTAIN``,
+    ``I_ACONTAIN2``, ``I_CONTAIN``, ``I_CONTAIN2``, ``I_MOBILITY``; eval.c), with ``e(q)`` the
+    escapes (of 36, :data:`ESC`) of an ``O`` checker on ``O``'s point ``q`` past ``S``'s points:
+
+    * ``e(back) / 36``, ``back`` = ``O``'s rearmost checker (25 on the bar): how freely it runs;
+    * ``1 - min e(q) / 36`` over ``q`` from 16 (``S``'s 9 point) back to ``back`` (0 when
+      ``back`` < 16): how well ``S`` contains ``O``'s rear checkers; then its square;
+    * the same over ``q`` = 16..max(24, ``back``): ``S``'s blockade (9 point to 1 point) as
+      such; then its square;
+    * mobility: the sum over ``S``'s checkers outside its home board (the bar = point 25) of
+      (point - 6) x the escapes of that checker past ``O``'s points, / 3600.
+
+    Values: escapes and containment in [0, 1], mobility in [0, 2.85].
+    """
+    mm = _made_mask(b, np.bool_(True))
+    om = _made_mask(b, np.bool_(False))
+    first = np.bool_(not flipped)
+    if first:
+        _side_escape(mm, om, b, np.bool_(True), x, base)
+        _side_escape(om, mm, b, np.bool_(False), x, base + N_ESCAPE_SIDE)
+    else:
+        _side_escape(om, mm, b, np.bool_(False), x, base)
+        _side_escape(mm, om, b, np.bool_(True), x, base + N_ESCAPE_SIDE)

@@ -2,7 +2,7 @@
 
 A rollout with variance reduction needs, at every half-move, the best 1-ply
 play for each of the 21 rolls: several hundred post-move evaluations.  A play
-changes few of the net's 202 inputs (:mod:`playout.backgammon.net`), so the
+changes few of the net's inputs (:mod:`playout.backgammon.net`), so the
 hidden layer's pre-activations are computed once for the pre-move board (as a
 post-move board: the opponent to act) and, while the legal plays are
 enumerated depth-first (the same traversal as
@@ -14,7 +14,10 @@ unary units of the source and destination points (exactly one unit each:
 mover's bar / borne-off / pip-count inputs, and on a hit the opponent's unit,
 bar and pip count.  The two nonlinear hand features (home points made,
 longest prime) are settled at the leaf from a bitmask of made points; the
-opponent's never change during the mover's play (hits take blots only).
+opponent's never change during the mover's play (hits take blots only).  The
+shot and blockade inputs are recomputed from the leaf board and enter as their
+change from the base's; the blockade inputs only when the base's net has a
+non-zero weight on one of them (a network saved before them has none: no cost).
 
 Distinct post-move boards are evaluated once per half-move across the 21
 rolls (a hash table keyed by the Zobrist hash the generator keeps, boards
@@ -40,11 +43,12 @@ from playout.backgammon.bearoff import DB_LEN
 from playout.backgammon.board import is_race
 from playout.backgammon.classes import is_bearoff
 from playout.backgammon.evaluators import eval_after_move
-from playout.backgammon.features import shot_inputs
+from playout.backgammon.features import escape_inputs, shot_inputs
 from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
 from playout.backgammon.net import (
     N_BASE_INPUTS,
     N_INPUTS,
+    N_SHOT_INPUTS,
     _sigmoid,
     encode_flipped,
     invert,
@@ -78,8 +82,8 @@ def new_workspace(W2, db=None):
     to the net.
 
     ``(acc[5, H], st[5, 2], ctx[4], table[16384], hashes[R], boards[R, 26],
-    probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[N_INPUTS], rec[5, 5], W2T, fb[4],
-    db)``:
+    probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[N_INPUTS], rec[5, 5], W2T,
+    fb[N_INPUTS - N_BASE_INPUTS], db)``:
     accumulators and integer state (checkers off, made-points bitmask) per
     depth, the base's net / hand features / opponent's rearmost point, the
     half-move cache (``R = CACHE_CAP + 23``; the rows past ``CACHE_CAP`` are
@@ -87,7 +91,8 @@ def new_workspace(W2, db=None):
     depth the step taken (source, die, count on the source and on the
     destination before it, whether that depth's accumulator is up to date), and
     ``W2T[2, 5, H]`` (``W2`` transposed, contiguous; :func:`refresh_workspace` after
-    the weights change), the base board's shot inputs, and the database (or an empty array).
+    the weights change), the base board's shot and blockade inputs (``ctx[4]`` = 1 when
+    the base's net weighs the blockade inputs), and the database (or an empty array).
     """
     if db is None:
         bo = np.zeros(0)
@@ -99,11 +104,11 @@ def new_workspace(W2, db=None):
         for k in range(5):
             for j in range(H):
                 W2T[m, k, j] = W2[m, j, k]
-    return (np.zeros((5, H)), np.zeros((5, 2), dtype=np.int64), np.zeros(4, dtype=np.int64),
+    return (np.zeros((5, H)), np.zeros((5, 2), dtype=np.int64), np.zeros(5, dtype=np.int64),
             np.full(_TSIZE, -1, dtype=np.int32), np.zeros(_ROWS, dtype=np.uint64),
             np.zeros((_ROWS, 26), dtype=np.int8), np.zeros((_ROWS, 5)), np.zeros(_ROWS),
             np.zeros(1, dtype=np.int64), np.zeros(H), np.zeros(5), np.zeros(N_INPUTS),
-            np.zeros((5, 5), dtype=np.int64), W2T, np.zeros(4), bo)
+            np.zeros((5, 5), dtype=np.int64), W2T, np.zeros(N_INPUTS - N_BASE_INPUTS), bo)
 
 
 @njit(cache=True)
@@ -206,7 +211,8 @@ def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, x):
     """``probs[j]`` = the mover's five probabilities from accumulator ``acc[lv]``.
 
     The non-linear inputs are settled here from the leaf board ``w``: home points and
-    prime from the made-points bitmask, the shot inputs from ``w`` (``fb`` = the base's).
+    prime from the made-points bitmask, the shot inputs (contact only: in a race they are
+    0) and, if ``ctx[4]``, the blockade inputs from ``w`` (``fb`` = the base's).
     """
     net = ctx[0]
     home, run = _home_run(made)
@@ -223,6 +229,13 @@ def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, x):
             if d != 0.0:
                 for k in range(H):
                     hid[k] += d * W1[net, N_BASE_INPUTS + i, k]
+    if ctx[4] != 0:
+        escape_inputs(w, x, N_SHOT_INPUTS, True)
+        for i in range(N_SHOT_INPUTS, W1.shape[1]):
+            d = x[i] - fb[i - N_BASE_INPUTS]
+            if d != 0.0:
+                for k in range(H):
+                    hid[k] += d * W1[net, i, k]
     for k in range(H):
         hid[k] = _sigmoid(hid[k])
     for k in range(5):
@@ -471,12 +484,28 @@ def _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x):
     ctx[1] = home
     ctx[2] = run
     ctx[3] = 0 if board[0] > 0 else opp_low
+    ctx[4] = 0
+    for i in range(N_SHOT_INPUTS, W1.shape[1]):  # stops at the first non-zero weight
+        for j in range(H):
+            if W1[net, i, j] != 0.0:
+                ctx[4] = 1
+                break
+        if ctx[4] != 0:
+            break
     for j in range(counts[0]):  # empty the cache (only the slots in use)
         slot = np.int64(hashes[j] & np.uint64(_TMASK))
         while table[slot] != j:
             slot = (slot + 1) & _TMASK
         table[slot] = -1
     counts[0] = 0
+
+
+@njit(cache=True, inline="always")
+def base_extras(x, fb):
+    """``fb`` = the base's inputs past the first ``N_BASE_INPUTS`` (shot, blockade) from ``x``
+    (0 where ``x`` is shorter)."""
+    for i in range(fb.shape[0]):
+        fb[i] = x[N_BASE_INPUTS + i] if x.shape[0] > N_BASE_INPUTS + i else 0.0
 
 
 @njit(cache=True, inline="always")
@@ -508,8 +537,7 @@ def best_plays(W1, b1, W2, b2, board, d1, d2, all_rolls, ws, rows):
     """
     acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T, fb, db = ws
     _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x)
-    for i in range(4):
-        fb[i] = x[N_BASE_INPUTS + i] if x.shape[0] > N_BASE_INPUTS else 0.0
+    base_extras(x, fb)
     w = board.copy()
     z0 = _hash(w)
     if not all_rolls:

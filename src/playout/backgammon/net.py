@@ -6,7 +6,7 @@ layer of sigmoid units and five sigmoid outputs: P(win), P(win gammon),
 P(win backgammon), P(lose gammon), P(lose backgammon) for the side *to act*
 in a pre-roll board (gnubg's and Tesauro's output set).
 
-Inputs (``N_INPUTS`` = 206): 101 for each side (side to act first), from that
+Inputs (``N_INPUTS`` = 218): 101 for each side (side to act first), from that
 side's own point of view:
 
 * points 1..24: Tesauro's truncated unary code, 4 units per point
@@ -18,8 +18,20 @@ side's own point of view:
 
 then (inputs 202..205) four shot features, :mod:`playout.backgammon.features`:
 the side to act hits the opponent (fraction of 36 rolls, mean pip loss / 25),
-and the opponent hits the side to act (the same two).  A network saved with
-the 202 inputs of earlier versions loads with zero weights for them.
+and the opponent hits the side to act (the same two);
+
+then (inputs 206..217) six *blockade* features per side (side to act first),
+:func:`playout.backgammon.features.escape_inputs`, after gnubg's contact-net
+inputs of the same names (gnubg ``eval.c``: its input list and ``Escapes()``):
+``I_BACKESCAPES`` (escapes of the opponent's rearmost checker past the side's
+points / 36), ``I_ACONTAIN`` and its square (1 - the fewest escapes / 36 over
+the opponent's positions from the side's 9 point back to that rearmost
+checker), ``I_CONTAIN`` and its square (the same from the 9 point to the 1
+point), ``I_MOBILITY`` (the side's checkers outside its home board: escapes x
+distance from home, / 3600).
+
+A network saved with the 202 or 206 inputs of earlier versions loads with zero
+weights for the inputs it lacks, so its outputs are unchanged.
 
 Weights are arrays ``W1[2, I, H]``, ``b1[2, H]``, ``W2[2, H, 5]``, ``b2[2, 5]``
 (index 0 contact, 1 race) stored in ``.npz`` files and loaded with
@@ -38,12 +50,13 @@ from playout.backgammon.board import (
     is_race,
     opening_roll,
 )
-from playout.backgammon.features import shot_inputs
+from playout.backgammon.features import N_ESCAPE_SIDE, escape_inputs, shot_inputs
 from playout.backgammon.moves import MAX_MOVES, legal_moves_into
 from playout.jitcache import flush_stale_caches, siblings
 
-N_INPUTS = 206
 N_BASE_INPUTS = 202  # inputs of networks saved before the shot features
+N_SHOT_INPUTS = 206  # inputs of networks saved before the blockade features (= their first row)
+N_INPUTS = N_SHOT_INPUTS + 2 * N_ESCAPE_SIDE  # 218
 N_OUT = 5
 
 
@@ -95,6 +108,8 @@ def encode(b, x):
     _side_inputs(b, -1, x, 101)
     if x.shape[0] > N_BASE_INPUTS:
         shot_inputs(b, x, N_BASE_INPUTS, False)
+    if x.shape[0] > N_SHOT_INPUTS:
+        escape_inputs(b, x, N_SHOT_INPUTS, False)
 
 
 @njit(cache=True)
@@ -105,6 +120,8 @@ def encode_flipped(b, x):
     _side_inputs(b, 1, x, 101)
     if x.shape[0] > N_BASE_INPUTS:
         shot_inputs(b, x, N_BASE_INPUTS, True)
+    if x.shape[0] > N_SHOT_INPUTS:
+        escape_inputs(b, x, N_SHOT_INPUTS, True)
 
 
 _SIG_STEP = 0.01
@@ -410,6 +427,16 @@ def save_weights(path, W1, b1, W2, b2, **meta) -> None:
     np.savez(path, W1=W1, b1=b1, W2=W2, b2=b2, **extra)
 
 
+def pad_inputs(W1):
+    """``W1[2, I, H]`` of a network saved with ``I`` = 202 or 206 inputs (before the shot or the
+    blockade features) widened to ``N_INPUTS`` with zero rows: the same outputs.  Other shapes
+    are returned unchanged."""
+    if W1.ndim == 3 and W1.shape[1] in (N_BASE_INPUTS, N_SHOT_INPUTS):
+        W1 = np.concatenate([W1, np.zeros((W1.shape[0], N_INPUTS - W1.shape[1], W1.shape[2]))],
+                            axis=1)
+    return W1
+
+
 def load_weights(path):
     """Read ``(W1, b1, W2, b2, meta)`` from an ``.npz`` without pickle; errors name the file."""
     try:
@@ -419,8 +446,7 @@ def load_weights(path):
             meta = {k[5:]: z[k].item() for k in z.files if k.startswith("meta_")}
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(f"{path}: not a playout network file ({exc})") from None
-    if W1.shape[1] == N_BASE_INPUTS:  # saved before the shot features: they get weight 0
-        W1 = np.concatenate([W1, np.zeros((2, N_INPUTS - N_BASE_INPUTS, W1.shape[2]))], axis=1)
+    W1 = pad_inputs(W1)
     if W1.shape[1] != N_INPUTS or W2.shape[2] != N_OUT:
         raise ValueError(f"{path}: weights have {W1.shape[1]} inputs / {W2.shape[2]} outputs, "
                          f"expected {N_INPUTS} / {N_OUT}")
