@@ -1,0 +1,84 @@
+"""1-ply checker choices of networks, judged by gnubg on its own self-play positions (paired).
+
+Usage: ``.venv/bin/python benchmarks/bg_choice_vs_gnubg.py [--judge PLY] [--seed S] NET...``
+(``net`` = the shipped default; others ``.npz`` paths).
+
+Reference set A has 326 checker decisions, so two close networks' PR there differs by a few
+tenths of noise.  This judge is a larger, paired sample: every position of
+``../shared/data/backgammon/gnubg_selfplay_position_ids.txt`` (pre-roll, the side to act),
+one random roll each (``numpy`` ``default_rng(seed)``, two dice in order), kept when the
+position is a contact position and the roll has two or more plays (2,324 of 3,177 decisions
+with seed 14).  Candidates: each network's 1-ply choice (:func:`playout.backgammon.search.choose_move`)
+and gnubg 0-ply's five best plays; every candidate gets gnubg's cubeless money equity at
+``--judge`` plies (gnubg numbering: 0 = its raw net, 1 = one roll ahead, the default).  A
+network's error on a decision = the best candidate's equity - its choice's; printed: mean
+error x 500 (a PR against gnubg), its standard error, and the paired difference to the first
+network with its standard error (the same decisions: most of the noise cancels).
+
+gnubg judges, it does not train anything (PyPI ``gnubg``, an optional extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from playout.backgammon.board import flip, game_result, is_race
+from playout.backgammon.engines import to_gnubg
+from playout.backgammon.evaluators import NeuralNet
+from playout.backgammon.ids import board_from_position_id
+from playout.backgammon.moves import legal_moves
+from playout.backgammon.search import choose_move
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("nets", nargs="+")
+    ap.add_argument("--judge", type=int, default=1, help="gnubg plies of the judge (gnubg numbering)")
+    ap.add_argument("--seed", type=int, default=14)
+    args = ap.parse_args()
+    import gnubg
+
+    nets = [NeuralNet() if a == "net" else NeuralNet(a) for a in args.nets]
+    ids = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
+    rng = np.random.default_rng(args.seed)
+    ci = gnubg.cubeinfo()
+    ecs = {0: gnubg.evalcontext(0, 0, 1, 0, 0), args.judge: gnubg.evalcontext(0, args.judge, 1, 0, 0)}
+    cache: dict = {}
+
+    def value(m, ply):
+        """gnubg's cubeless equity of post-move board ``m`` for the side that moved."""
+        k = (m.tobytes(), ply)
+        if k not in cache:
+            r = game_result(flip(m))
+            cache[k] = -float(r) if r else -gnubg.evaluate(to_gnubg(flip(m)), ci, ecs[ply])[5]
+        return cache[k]
+
+    errs = []
+    for p in ids:
+        b = board_from_position_id(p)
+        d = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        if is_race(b):
+            continue
+        moves = legal_moves(b, *d)
+        if len(moves) < 2:
+            continue
+        picks = [choose_move(b, d, n, 1).board for n in nets]
+        top = sorted(moves, key=lambda m: -value(m, 0))[:5]
+        best = max(value(m, args.judge) for m in list(top) + picks)
+        errs.append([best - value(m, args.judge) for m in picks])
+    E = np.array(errs) * 500.0
+    n = len(E)
+    print(f"{n} contact decisions (seed {args.seed}), judge gnubg {args.judge}-ply; PR = mean error x 500")
+    for i, name in enumerate(args.nets):
+        dd = E[:, i] - E[:, 0]
+        print(f"{name:40s} PR {E[:, i].mean():6.2f} +- {E[:, i].std() / np.sqrt(n):.2f}   "
+              f"minus first {dd.mean():+6.2f} +- {dd.std() / np.sqrt(n):.2f}")
+
+
+if __name__ == "__main__":
+    main()
