@@ -95,14 +95,19 @@ def go() -> None:
               help="Merge positions reached by different move orders (the tree becomes a DAG).")
 @click.option("--warm-up/--no-warm-up", default=True, show_default=True,
               help="Compile the search kernels in a background thread at start-up.")
+@click.option("--tactics", type=click.IntRange(0, 2), default=0, show_default=True,
+              help="Tactical tree priors: 1 = captures, atari escapes, big self-ataris; "
+                   "2 = also ladders read (0: off).")
+@click.option("--reply", type=click.IntRange(0, 100), default=0, show_default=True,
+              help="Percent of playout moves that answer an atari of the previous move first.")
 @click.option("--rules", type=click.Choice(RULE_NAMES), default="positional", show_default=True,
               help="Ko and suicide rules: positional / situational superko (no suicide), "
                    "simple-ko (no superko), tromp-taylor (positional superko, suicide of more "
                    "than one stone legal), new-zealand (situational superko, same suicide); "
                    "area scoring in all.  GTP kgs-rules changes it.")
 @engine_options
-def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, rules, mc_patterns,
-        mc_load_patterns, playouts, seconds, threads, seed) -> None:
+def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, tactics, reply,
+        rules, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from playout.go.gtp import GtpEngine
 
@@ -110,7 +115,8 @@ def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, rules
     table = _table(mc_patterns, mc_load_patterns)
     eng = GtpEngine(boardsize, komi, table, playouts=playouts,
                     seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k,
-                    transpositions=transpositions, rules=rules)
+                    transpositions=transpositions, rules=rules, tactics=tactics,
+                    reply=reply)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:

@@ -227,13 +227,18 @@ class Player:
         settle_margin: answer the opponent's pass with a pass without searching only when
             :meth:`settled` with this margin (None: whenever the game as it stands is won,
             the behaviour before issue 18).
+        tactics: tactical tree priors (captures, atari escapes, big self-ataris:
+            :func:`playout.go.search.tactical_rate`); 0 = off, 2 = with ladders read.
+        reply: percent of playout moves that answer an atari of the previous move first
+            (:func:`playout.go.playout.atari_reply`); 0 = off.
     """
 
     def __init__(self, table: Table | None = None, playouts: int | None = 10000,
                  seconds: float | None = None, threads: int = 1, resign: float = 0.08,
                  seed: int = 1, capacity: int | None = None, expand_after: int = 2,
                  reuse: bool = True, rave_k: float = RAVE_K, transpositions: bool = True,
-                 settle_margin: float | None = SETTLE_MARGIN):
+                 settle_margin: float | None = SETTLE_MARGIN, tactics: int = 0,
+                 reply: int = 0):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.playouts = playouts
         self.seconds = seconds
@@ -244,6 +249,8 @@ class Player:
         self.rave_k = float(rave_k)
         self.transpositions = bool(transpositions)
         self.settle_margin = settle_margin
+        self.tactics = int(tactics)
+        self.reply = int(reply)
         self.reuse = reuse
         self.capacity = capacity or 1_500_000 // self.threads
         self.trees = [Tree(self.capacity) for _ in range(self.threads)]
@@ -343,7 +350,8 @@ class Player:
                 got = search(tree.NI, tree.NF, tree.tm, tree.HT, state.S, state.B.copy(),
                              self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,
                              (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
-                             self.rave_k, self.transpositions, situational)
+                             self.rave_k, self.transpositions, situational, self.tactics,
+                             self.reply)
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
@@ -459,8 +467,9 @@ class Player:
             search(tree.NI, tree.NF, tree.tm, tree.HT, st.S, st.B, self.table.T, playouts,
                    float(board.komi),
                    np.zeros(0, np.int64), self.owner, int(board.meta[M_MOVES]) + 3 * board.size ** 2,
-                   10**9, self.seed, float(RAVE_K), True, False)  # every argument, as genmove
-            # passes them: numba compiles one specialisation of the search, not two
+                   10**9, self.seed, float(RAVE_K), True, False, self.tactics,
+                   self.reply)  # every argument, as genmove passes them: numba compiles one
+            # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)
         dead = []

@@ -57,7 +57,7 @@ import numpy as np
 from numba import njit
 
 from playout.go.board import Board
-from playout.go.properties import cheap_codes, point_codes
+from playout.go.properties import cheap_codes, move_props, point_codes
 from playout.go.rules import (
     BLACK,
     BORDER,
@@ -79,17 +79,25 @@ from playout.go.rules import (
     NEARL,
     NEARM,
     NLIB,
+    NXT,
     PASS,
     REP,
     RSUM,
     SEEN,
+    SSIZE,
     VAL,
     WHITE,
     is_suicide,
     play,
     string_libs,
 )
-from playout.go.samplers import init_atari, note_atari, sample_far_light, sample_light
+from playout.go.samplers import (
+    _first_liberty,
+    init_atari,
+    note_atari,
+    sample_far_light,
+    sample_light,
+)
 from playout.go.tables import (
     T_DEP,
     T_FARCAP,
@@ -373,8 +381,61 @@ def playout_score(S):
 
 
 @njit(cache=True, _nrt=False)
-def run_playout(S, B, T, movebuf, max_moves):
+def atari_reply(S, B, c):
+    """The answer of ``c`` to an atari of the previous move (MoGo's/Pachi's first playout rule),
+    or ``PASS`` for none: capture the previous move's string if it is in atari; else, for the
+    largest of ``c``'s strings next to the previous move that has one liberty, capture an
+    adjacent opponent string in atari, or extend at the liberty when that is no self-atari."""
+    last = S[META, M_LAST]
+    if last == PASS or S[COLOR, last] == EMPTY:
+        return PASS
+    W = S[META, M_W]
+    opp = 3 - c
+    t = S[REP, last]
+    if S[COLOR, last] == opp and S[NLIB, t] == 1:
+        q = _first_liberty(S, t)
+        if q != PASS and q != S[META, M_KO] and not is_suicide(S, q, c):
+            return q
+    best = PASS
+    best_n = 0
+    for d in (-W, -1, 1, W):
+        r = last + d
+        if S[COLOR, r] != c:
+            continue
+        s = S[REP, r]
+        if S[NLIB, s] != 1 or S[SSIZE, s] <= best_n:
+            continue
+        mv = PASS
+        x = s  # an adjacent opponent string in atari: capture it
+        while mv == PASS:
+            for dd in (-W, -1, 1, W):
+                y = x + dd
+                if S[COLOR, y] == opp and S[NLIB, S[REP, y]] == 1:
+                    q = _first_liberty(S, S[REP, y])
+                    if q != PASS and q != S[META, M_KO] and not is_suicide(S, q, c):
+                        mv = q
+                        break
+            x = S[NXT, x]
+            if x == s:
+                break
+        if mv == PASS:
+            q = _first_liberty(S, s)
+            if q != PASS and q != S[META, M_KO]:
+                sui, sa, _ = move_props(S, B, q, c)
+                if not sui and not sa:
+                    mv = q
+        if mv != PASS:
+            best = mv
+            best_n = S[SSIZE, s]
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def run_playout(S, B, T, movebuf, max_moves, reply=0):
     """Play to the end from the current (value-initialised) state; return moves played.
+
+    ``reply`` (percent, 0 = off; far-light tables, GNU Go's databases): with this probability
+    the move of :func:`atari_reply`, when there is one, is played instead of a drawn one.
 
     ``movebuf[i]`` is the point of move ``i`` (0 = pass), negated for White.  Stops after three
     consecutive passes or when ``S[META, M_MOVES]`` reaches ``max_moves``.  With a light or
@@ -397,7 +458,11 @@ def run_playout(S, B, T, movebuf, max_moves):
             passes = passes + 1 if p == PASS else 0
             play(S, B, p, c, False)
         elif far_light:
-            p, nat = sample_far_light(S, B, T, c, nat)
+            p = PASS
+            if reply > 0 and np.random.randint(0, 100) < reply:
+                p = atari_reply(S, B, c)
+            if p == PASS:
+                p, nat = sample_far_light(S, B, T, c, nat)
             passes = passes + 1 if p == PASS else 0
             play(S, B, p, c, False)
             build_near(S, B, p, c)
@@ -504,14 +569,15 @@ class PlayoutState:
     def step(self, max_moves: int) -> int:
         """Run the playout until ``max_moves`` moves in all; returns moves played now."""
         movebuf = np.zeros(max(1, max_moves - int(self.S[META, M_MOVES])) + 4, np.int64)
-        return int(run_playout(self.S, self.B, self.table.T, movebuf, max_moves))
+        return int(run_playout(self.S, self.B, self.table.T, movebuf, max_moves, 0))
 
     def run(self, seed: int | None = None, max_moves: int = 600) -> tuple[int, np.ndarray]:
         """One playout in place from this state; returns (Black-minus-White score, moves)."""
         if seed is not None:
             seed_rng(seed)
         movebuf = np.zeros(max_moves + 4, np.int64)
-        n = run_playout(self.S, self.B, self.table.T, movebuf, int(self.S[META, M_MOVES]) + max_moves)
+        n = run_playout(self.S, self.B, self.table.T, movebuf,
+                        int(self.S[META, M_MOVES]) + max_moves, 0)
         return int(playout_score(self.S)), movebuf[:n]
 
 
@@ -531,7 +597,7 @@ def run_many(S0, B, T, n_playouts, max_moves, seed):
     moves = 0
     for _ in range(n_playouts):
         S[:, :] = S0
-        moves += run_playout(S, B, T, movebuf, max_moves)
+        moves += run_playout(S, B, T, movebuf, max_moves, 0)
         if playout_score(S) > 0:
             wins += 1
     return wins, moves
