@@ -1,14 +1,14 @@
 """1-ply checker choices of networks, judged by gnubg on its own self-play positions (paired).
 
-Usage: ``.venv/bin/python benchmarks/bg_choice_vs_gnubg.py [--judge PLY] [--seed S] NET...``
+Usage: ``.venv/bin/python benchmarks/bg_choice_vs_gnubg.py [--judge PLY] [--seeds S,S...] NET...``
 (``net`` = the shipped default; others ``.npz`` paths).
 
 Reference set A has 326 checker decisions, so two close networks' PR there differs by a few
 tenths of noise.  This judge is a larger, paired sample: every position of
 ``../shared/data/backgammon/gnubg_selfplay_position_ids.txt`` (pre-roll, the side to act),
-one random roll each (``numpy`` ``default_rng(seed)``, two dice in order), kept when the
-position is a contact position and the roll has two or more plays (2,324 of 3,177 decisions
-with seed 14).  Candidates: each network's 1-ply choice (:func:`playout.backgammon.search.choose_move`)
+one random roll each per seed (``numpy`` ``default_rng(seed)``, two dice in order; several
+seeds pool their decisions), kept when the position is a contact position and the roll has
+two or more plays (2,324 of 3,177 decisions with seed 14).  Candidates: each network's 1-ply choice (:func:`playout.backgammon.search.choose_move`)
 and gnubg 0-ply's five best plays; every candidate gets gnubg's cubeless money equity at
 ``--judge`` plies (gnubg numbering: 0 = its raw net, 1 = one roll ahead, the default).  A
 network's error on a decision = the best candidate's equity - its choice's; printed: mean
@@ -39,13 +39,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("nets", nargs="+")
     ap.add_argument("--judge", type=int, default=1, help="gnubg plies of the judge (gnubg numbering)")
-    ap.add_argument("--seed", type=int, default=14)
+    ap.add_argument("--seeds", default="14", help="comma-separated dice seeds (decisions pooled)")
     args = ap.parse_args()
     import gnubg
 
     nets = [NeuralNet() if a == "net" else NeuralNet(a) for a in args.nets]
     ids = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
-    rng = np.random.default_rng(args.seed)
     ci = gnubg.cubeinfo()
     ecs = {0: gnubg.evalcontext(0, 0, 1, 0, 0), args.judge: gnubg.evalcontext(0, args.judge, 1, 0, 0)}
     cache: dict = {}
@@ -59,9 +58,13 @@ def main() -> None:
         return cache[k]
 
     errs = []
-    for p in ids:
+    seeds = [int(v) for v in args.seeds.split(",")]
+    decisions = []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        decisions += [(p, (int(rng.integers(1, 7)), int(rng.integers(1, 7)))) for p in ids]
+    for p, d in decisions:
         b = board_from_position_id(p)
-        d = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         if is_race(b):
             continue
         moves = legal_moves(b, *d)
@@ -73,7 +76,7 @@ def main() -> None:
         errs.append([best - value(m, args.judge) for m in picks])
     E = np.array(errs) * 500.0
     n = len(E)
-    print(f"{n} contact decisions (seed {args.seed}), judge gnubg {args.judge}-ply; PR = mean error x 500")
+    print(f"{n} contact decisions (seeds {args.seeds}), judge gnubg {args.judge}-ply; PR = mean error x 500")
     for i, name in enumerate(args.nets):
         dd = E[:, i] - E[:, 0]
         print(f"{name:40s} PR {E[:, i].mean():6.2f} +- {E[:, i].std() / np.sqrt(n):.2f}   "

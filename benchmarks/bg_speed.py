@@ -6,8 +6,9 @@ Prints static evaluations per second on distinct pre-roll positions (the
 boards one roll away from gnubg self-play positions,
 ``../shared/data/backgammon/gnubg_selfplay_position_ids.txt``; each is
 evaluated once, so gnubg's evaluation cache cannot answer from memory) for our net
-(the shipped one, its hidden size in the key, 206 inputs including the shot
-features; and 128 hidden -- gnubg's contact-net size -- with random weights), pubeval, gnubg 0-ply (PyPI, one Python call per position) and
+(the shipped one, its hidden size in the key; and 128 hidden -- gnubg's contact-net size --
+with random weights on all 218 inputs, shot and blockade features included, key
+``ours_net128_random``), pubeval, gnubg 0-ply (PyPI, one Python call per position) and
 bgsage 1-ply (``batch_evaluate``, one thread); then rollout games per second
 from the opening at 1-ply (XG numbering) with variance reduction -- gnubg's
 luck (``full``) and our default ``ranked`` luck, with the per-trial standard
@@ -89,7 +90,7 @@ def main(quick: bool = False) -> dict:
     key = f"ours_net{net.hidden}"
     res[f"{key}_evals_per_s"] = ours(net)
     big = NeuralNet.from_arrays(*init_weights(128, 1), name="net128")
-    res["ours_net128_evals_per_s"] = ours(big)
+    res["ours_net128_random_evals_per_s"] = ours(big)
     res["pubeval_evals_per_s"] = ours(PubEval())
 
     try:
@@ -160,7 +161,7 @@ def main(quick: bool = False) -> dict:
 
     g = res.get("gnubg_0ply_evals_per_s")
     s = res.get("bgsage_1ply_evals_per_s")
-    res["ratio_net128_vs_gnubg"] = res["ours_net128_evals_per_s"] / g if g else None
+    res["ratio_net128_random_vs_gnubg"] = res["ours_net128_random_evals_per_s"] / g if g else None
     res[f"ratio_net{net.hidden}_vs_gnubg"] = res[f"{key}_evals_per_s"] / g if g else None
     res[f"ratio_net{net.hidden}_vs_bgsage"] = res[f"{key}_evals_per_s"] / s if s else None
     res["ratio_rollout_vr_full_vs_gnubg_ref"] = g_full / GNUBG_ROLLOUT_REF

@@ -1,4 +1,6 @@
-"""Shot features (numba): how exposed each side's blots are to the other side's next roll.
+"""Hand-made network inputs (numba): shots (how exposed each side's blots are to the other
+side's next roll) and, at the end of the file, blockade features (escapes, containment,
+mobility: :func:`escape_inputs`).
 
 Tesauro's raw inputs tell a network where every checker is, but not whether a
 blot can be hit: that is a non-linear function of distances, dice and blocking
@@ -394,68 +396,22 @@ _INV3600 = 1.0 / 3600.0
 
 
 @njit(cache=True, inline="always")
-def _made_mask(b, mover):
-    """Bit ``r`` (1..24) = the side (``mover``: the positive side of ``b``) holds two or more
-    checkers on its own point ``r``."""
-    m = np.int64(0)
-    for i in range(1, 25):
-        v = int(b[i])
-        if mover:
-            if v >= 2:
-                m |= np.int64(1) << i
-        elif v <= -2:
-            m |= np.int64(1) << (25 - i)
-    return m
-
-
-@njit(cache=True, inline="always")
 def _esc(blocker_made, q):
     """Escapes (of 36) of a checker on its own point ``q`` (25 = bar) past the points the other
-    side holds (``blocker_made``, :func:`_made_mask`): point ``q - d`` of the checker is the
-    blocker's point ``25 - q + d``, so the twelve points in front are bits ``26 - q ..``."""
+    side holds (``blocker_made``: bit ``r`` = it holds its own point ``r`` with two or more):
+    point ``q - d`` of the checker is the blocker's point ``25 - q + d``, so the twelve points
+    in front are bits ``26 - q ..``."""
     return ESC[(blocker_made >> (26 - q)) & 0xFFF]
 
 
 @njit(cache=True, inline="always")
-def _side_escape(made, other_made, b, mover, x, k):
-    """The six inputs of one side ``S`` (``mover``: the positive side of ``b``; ``made``: its
-    points, ``other_made``: the opponent ``O``'s) into ``x[k:k + 6]``; see :func:`escape_inputs`."""
-    # O's rearmost checker in O's numbering (25 = bar), and S's mobility sum
-    q_back = 0
-    mob = 0
-    if mover:
-        if b[0] > 0:
-            q_back = 25
-        else:
-            for i in range(1, 25):  # O's point 25 - i
-                if b[i] < 0:
-                    q_back = 25 - i
-                    break
-        if b[25] > 0:
-            mob += 19 * int(b[25]) * _esc(other_made, 25)
-        for p in range(7, 25):
-            v = int(b[p])
-            if v > 0:
-                mob += (p - 6) * v * _esc(other_made, p)
-    else:
-        if b[25] > 0:
-            q_back = 25
-        else:
-            for i in range(24, 0, -1):  # O (the positive side) on its point i
-                if b[i] > 0:
-                    q_back = i
-                    break
-        if b[0] > 0:
-            mob += 19 * int(b[0]) * _esc(other_made, 25)
-        for q in range(7, 25):
-            v = -int(b[25 - q])
-            if v > 0:
-                mob += (q - 6) * v * _esc(other_made, q)
-    back = 36
+def _side_escape(made, q_back, mob, x, k):
+    """The six inputs of a side ``S`` into ``x[k:k + 6]`` (see :func:`escape_inputs`): ``made``
+    its points (own numbering), ``q_back`` the opponent's rearmost checker (the opponent's
+    numbering, 25 = bar), ``mob`` its mobility sum."""
+    back = _esc(made, q_back)
     amin = 36
     cmin = 36
-    if q_back > 0:
-        back = _esc(made, q_back)
     for q in range(16, 26):  # O's 16 point = S's 9 point, back to O's bar
         e = _esc(made, q)
         if q <= q_back and e < amin:
@@ -492,12 +448,39 @@ def escape_inputs(b, x, base, flipped):
 
     Values: escapes and containment in [0, 1], mobility in [0, 2.85].
     """
-    mm = _made_mask(b, np.bool_(True))
-    om = _made_mask(b, np.bool_(False))
-    first = np.bool_(not flipped)
-    if first:
-        _side_escape(mm, om, b, np.bool_(True), x, base)
-        _side_escape(om, mm, b, np.bool_(False), x, base + N_ESCAPE_SIDE)
+    # one pass: made points of the positive side P (its numbering = the board's) and of the
+    # negative side N (its point 25 - i), and each side's rearmost checker in its own numbering
+    pm = np.int64(0)
+    nm = np.int64(0)
+    p_back = 25 if b[25] > 0 else 0
+    n_low = 0 if b[0] > 0 else 25  # N's rearmost as a board index (0 = its bar)
+    for i in range(1, 25):
+        v = int(b[i])
+        if v > 0:
+            if v >= 2:
+                pm |= np.int64(1) << i
+            if p_back < i:
+                p_back = i
+        elif v < 0:
+            if v <= -2:
+                nm |= np.int64(1) << (25 - i)
+            if n_low > i:
+                n_low = i
+    n_back = 25 - n_low
+    # mobility: checkers outside the home board (bar = point 25), (point - 6) x escapes
+    pmob = 19 * int(b[25]) * _esc(nm, 25)
+    for p in range(7, min(p_back, 24) + 1):
+        v = int(b[p])
+        if v > 0:
+            pmob += (p - 6) * v * _esc(nm, p)
+    nmob = 19 * int(b[0]) * _esc(pm, 25)
+    for q in range(7, min(n_back, 24) + 1):
+        v = -int(b[25 - q])
+        if v > 0:
+            nmob += (q - 6) * v * _esc(pm, q)
+    if flipped:  # the negative side acts in the encoded board
+        _side_escape(nm, p_back, nmob, x, base)
+        _side_escape(pm, n_back, pmob, x, base + N_ESCAPE_SIDE)
     else:
-        _side_escape(om, mm, b, np.bool_(False), x, base)
-        _side_escape(mm, om, b, np.bool_(True), x, base + N_ESCAPE_SIDE)
+        _side_escape(pm, n_back, pmob, x, base)
+        _side_escape(nm, p_back, nmob, x, base + N_ESCAPE_SIDE)
