@@ -107,3 +107,37 @@ def test_cli_grows_a_folder_and_refuses_peers(tmp_path):
     assert r.exit_code == 0, r.output
     stats = json.loads(r.output)
     assert stats["sources"] == {"lookahead": stats["rows"]} and 10 <= stats["rows"] <= 12
+
+
+def test_candidate_positions_are_the_best_plays_at_1ply():
+    from playout.backgammon.board import STARTING_BOARD, flip
+    from playout.backgammon.search import choose_move
+
+    ev = NeuralNet()
+    for dice in ((3, 1), (6, 5), (2, 2)):
+        got = L.candidate_positions(ev, STARTING_BOARD, dice, 4)
+        ranked = choose_move(STARTING_BOARD, dice, ev, 1).candidates
+        assert len(got) == 4
+        for g, c in zip(got, ranked):  # the 1-ply ranking of choose_move, flipped to pre-roll
+            np.testing.assert_array_equal(g, flip(c.board))
+    from playout.backgammon.moves import legal_moves
+
+    n = len(legal_moves(STARTING_BOARD, 6, 5))
+    assert len(L.candidate_positions(ev, STARTING_BOARD, (6, 5), 99)) == n > 4  # every play
+
+
+def test_candidates_add_rows_after_the_sampled_positions(tmp_path):
+    plain, cand = tmp_path / "plain", tmp_path / "cand"
+    L.generate(plain, games=4, progress=False, **KW)
+    res = L.generate(cand, games=4, progress=False, candidates=3, **KW)
+    (pb, _, pm), = _read(plain).values()
+    (cb, cp, cm), = _read(cand).values()
+    assert json.loads(cm)["candidates"] == 3 and "candidates" not in json.loads(pm)
+    assert res["new_rows"] == len(cb) > 2 * len(pb)
+    seen = {b.tobytes() for b in cb}
+    assert all(b.tobytes() in seen for b in pb)  # the sampled positions are all still there
+    ev = NeuralNet()
+    for b, p in zip(cb[:6], cp[:6]):
+        np.testing.assert_allclose(p, pre_roll_probs(ev, b, 2), atol=1e-6)
+    with pytest.raises(L.LookaheadError, match="candidates"):
+        L.generate(plain, games=4, progress=False, candidates=2, **KW)

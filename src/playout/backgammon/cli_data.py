@@ -202,8 +202,11 @@ def bgsage_cmd(out, shared) -> None:
 @click.option("--evaluator", default="net", show_default=True, help="net | path/to/net.npz")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes labelling shards in parallel.")
+@click.option("--candidates", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Also label the positions after the best K plays of one roll from each "
+                   "sampled position (ranked at 1-ply).")
 def lookahead_cmd(out, games, per_game, ply, explore, seed, games_per_shard, evaluator,
-                  workers) -> None:
+                  workers, candidates) -> None:
     """Label self-play positions by our own n-ply value into shards in OUT; rerun to resume.
 
     ~15 ms a position at 3-ply on one core of the reference machine
@@ -217,7 +220,7 @@ def lookahead_cmd(out, games, per_game, ply, explore, seed, games_per_shard, eva
     try:
         res = L.generate(out, games=games, workers=workers, evaluator=evaluator, ply=ply,
                          explore=explore, per_game=per_game, seed=seed,
-                         games_per_shard=games_per_shard)
+                         games_per_shard=games_per_shard, candidates=candidates)
     except (L.LookaheadError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(json.dumps(res))

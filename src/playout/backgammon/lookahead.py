@@ -16,6 +16,15 @@ positions of each game, finished games and pure bear-offs (answered exactly by t
 database) left out.  Game ``g`` is seeded by ``(seed, g)``: a set is a function of its
 arguments, and more games keep the earlier ones.
 
+**Candidate plays** (``candidates`` = K > 0): a checker play is chosen by comparing the
+positions its legal plays lead to, most of which self-play never reaches (a play the network
+would not make).  So for each sampled position one roll is drawn (seeded by the game), its
+legal plays ranked by the labelling network at 1-ply, and the positions after the best K
+(flipped: pre-roll for the side to act next) are labelled too -- the candidates a 1-ply
+decision weighs, as gnubg's move filters keep the best few for deeper search.  They are rows
+like the others (game ``g``), after the sampled position; a board already in the shard is kept
+once.
+
 **Files**: a folder of shards ``shard-00000.npz``, ``shard-00001.npz``, ... (``numpy.savez``,
 ``allow_pickle=False``), shard ``i`` holding games ``i * games_per_shard`` up to the next
 shard's first, with
@@ -57,17 +66,39 @@ class LookaheadError(DataError):
 
 
 def settings(*, evaluator: str = "net", ply: int = 3, explore: float = 0.05, per_game: int = 4,
-             seed: int = 1, games_per_shard: int = 100) -> dict:
-    """The meta fields every shard of one folder shares (see the module docstring)."""
+             seed: int = 1, games_per_shard: int = 100, candidates: int = 0) -> dict:
+    """The meta fields every shard of one folder shares (see the module docstring).
+
+    ``candidates`` is recorded only when > 0, so folders made before it existed still match.
+    """
     from playout.backgammon.data import code_sha256, weights_sha256
 
     if ply < 2:
         raise ValueError(f"ply: {ply} (a lookahead label needs ply >= 2; 1-ply is the net itself)")
+    if candidates < 0:
+        raise ValueError(f"candidates: {candidates} (the number of best plays labelled, >= 0)")
     ev = _evaluator(evaluator)
-    return {"kind": KIND, "format": FORMAT, "engine": ev.name, "evaluator": evaluator,
-            "weights_sha256": weights_sha256(ev), "code_sha256": code_sha256(),
-            "ply": int(ply), "explore": float(explore), "per_game": int(per_game),
-            "seed": int(seed), "games_per_shard": int(games_per_shard)}
+    out = {"kind": KIND, "format": FORMAT, "engine": ev.name, "evaluator": evaluator,
+           "weights_sha256": weights_sha256(ev), "code_sha256": code_sha256(),
+           "ply": int(ply), "explore": float(explore), "per_game": int(per_game),
+           "seed": int(seed), "games_per_shard": int(games_per_shard)}
+    if candidates:
+        out["candidates"] = int(candidates)
+    return out
+
+
+def candidate_positions(ev, board, dice, k: int) -> list[np.ndarray]:
+    """The pre-roll boards (side to act next) after the ``k`` best plays of ``dice`` from
+    pre-roll ``board``, best first, as ranked by evaluator ``ev`` at 1-ply (the mover's
+    cubeless money equity of each flipped post-move board; ties keep move-generator order)."""
+    from playout.backgammon.board import flip
+    from playout.backgammon.evaluators import equity
+    from playout.backgammon.moves import legal_moves
+
+    after = np.stack([flip(m) for m in legal_moves(board, int(dice[0]), int(dice[1]))])
+    mover = -np.asarray(equity(ev.evaluate(after)), dtype=np.float64).reshape(-1)
+    order = np.argsort(-mover, kind="stable")[:k]
+    return [after[i] for i in order]
 
 
 def shard_positions(setup: dict, shard: int) -> tuple[np.ndarray, np.ndarray]:
@@ -78,6 +109,7 @@ def shard_positions(setup: dict, shard: int) -> tuple[np.ndarray, np.ndarray]:
 
     ev = _evaluator(setup["evaluator"])
     g0 = shard * setup["games_per_shard"]
+    ncand = int(setup.get("candidates", 0))
     boards, games, seen = [], [], set()
     for g in range(g0, g0 + setup["games_per_shard"]):
         ss = np.random.SeedSequence([setup["seed"], 7, g])
@@ -88,11 +120,15 @@ def shard_positions(setup: dict, shard: int) -> tuple[np.ndarray, np.ndarray]:
         rng = np.random.default_rng(ss)
         k = min(setup["per_game"], len(ok))
         for j in sorted(rng.choice(ok, k, replace=False).tolist()) if k else []:
-            raw = game[j].tobytes()
-            if raw not in seen:
-                seen.add(raw)
-                boards.append(game[j])
-                games.append(g)
+            found = [game[j]]
+            if ncand:
+                found += candidate_positions(ev, game[j], rng.integers(1, 7, 2), ncand)
+            for b in found:
+                raw = b.tobytes()
+                if raw not in seen and game_result(b) == 0 and not is_bearoff(b):
+                    seen.add(raw)
+                    boards.append(b)
+                    games.append(g)
     return (np.array(boards, dtype=np.int8).reshape(-1, 26), np.array(games, dtype=np.int64))
 
 
