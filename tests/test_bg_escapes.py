@@ -165,3 +165,27 @@ def test_networks_saved_before_the_new_inputs_give_the_same_outputs(name):
             forward(W1c, b1, W2, b2, 1 if is_race(b) else 0, xo, h, o)
             sanitize(o)
             np.testing.assert_array_equal(got[i], o)
+
+
+def test_shipped_blockade_net_incremental_equals_full_evaluation():
+    """net_esc128 (weights on the blockade inputs): every play of every roll, as the rollouts'
+    incremental evaluator values it, equals the full evaluation."""
+    from playout.backgammon.evaluators import NeuralNet, eval_after_move
+    from playout.backgammon.incremental import best_plays, new_workspace
+
+    net = NeuralNet(DATA / "net_esc128.npz")
+    assert net.W1.shape[1] == N_INPUTS and np.abs(net.W1[0, N_SHOT_INPUTS:]).min(axis=1).max() > 0
+    args = net.kernel_args()
+    ws = new_workspace(net.W2, args[5])
+    rows = np.zeros(21, dtype=np.int64)
+    x, h, o, ref = np.zeros(N_INPUTS), np.zeros(net.hidden), np.zeros(5), np.zeros(5)
+    ids = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
+    n = 0
+    for pid in ids[::400]:
+        b = board_from_position_id(pid)
+        best_plays(net.W1, net.b1, net.W2, net.b2, b, 0, 0, True, ws, rows)
+        for j in range(ws[8][0]):
+            eval_after_move(*args, ws[5][j], x, h, o, ref)
+            np.testing.assert_allclose(ws[6][j], ref, rtol=0, atol=1e-12)
+            n += 1
+    assert n > 1000
