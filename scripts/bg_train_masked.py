@@ -1,0 +1,58 @@
+"""``playout bg train`` with some blockade inputs switched off: the input ablation of issue 14.
+
+    OPENBLAS_NUM_THREADS=1 python scripts/bg_train_masked.py out/bg-la2-f1 --out NET.npz \
+        --init NET0.npz --keep 0,1,2,3,4,6,7,8,9,10 [--epochs 20 --lr 3e-4 --lr-decay 0.95]
+
+``--keep``: offsets 0..11 from the first blockade input (``net.N_SHOT_INPUTS`` = 206; 0..5 the
+side to act's escapes, containment, its square, blockade, its square, mobility, 6..11 the
+opponent's) whose columns stay; the other columns of the encoded data are set to 0, so their
+weights get no gradient and stay at the initial network's (0 for a 206-input network, which
+:func:`playout.backgammon.net.load_weights` pads).  ``--keep ""`` switches all twelve off: a
+control trained with the present code.  Otherwise the training of ``playout bg train`` (seed 1,
+batch 64, consistency 1, boards of reference set A left out).  Prints its JSON summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from playout.backgammon import data as D
+from playout.backgammon import supervised as S
+from playout.backgammon.net import N_INPUTS, N_SHOT_INPUTS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("data", nargs="+")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--keep", required=True, help="comma-separated offsets 0..11 kept ('' = none)")
+    ap.add_argument("--init", required=True, help="starting network (.npz)")
+    ap.add_argument("--exclude-ref", default=str(ROOT.parent / "shared/data/backgammon/reference/A"))
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--lr-decay", type=float, default=0.95)
+    a = ap.parse_args()
+    keep = {int(c) for c in a.keep.split(",") if c.strip()}
+    if not keep <= set(range(N_INPUTS - N_SHOT_INPUTS)):
+        ap.error(f"--keep: offsets are 0..{N_INPUTS - N_SHOT_INPUTS - 1}, got {sorted(keep)}")
+    try:
+        ds = S.prepare(D.load([Path(p) for p in a.data]), S.benchmark_keys(a.exclude_ref))
+        for i in range(N_SHOT_INPUTS, N_INPUTS):
+            if i - N_SHOT_INPUTS not in keep:
+                ds.X[:, i] = 0.0
+        summary = S.train(ds, a.out, init=a.init, epochs=a.epochs, seed=1, hidden=None, lr=a.lr,
+                          lr_decay=a.lr_decay, batch=64, consistency=1.0, l2=0.0, nets=(0, 1),
+                          max_minutes=None, png=None, progress=True)
+    except (D.DataError, S.TrainError) as exc:
+        raise SystemExit(str(exc)) from None
+    summary.pop("train_loss")
+    summary.pop("holdout_loss")
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
