@@ -81,7 +81,7 @@ def new_workspace(W2, db=None):
     :func:`playout.backgammon.bearoff.database`); omitted, every position is left
     to the net.
 
-    ``(acc[5, H], st[5, 2], ctx[4], table[16384], hashes[R], boards[R, 26],
+    ``(acc[5, H], st[5, 2], ctx[5], table[16384], hashes[R], boards[R, 26],
     probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[N_INPUTS], rec[5, 5], W2T,
     fb[N_INPUTS - N_BASE_INPUTS], db)``:
     accumulators and integer state (checkers off, made-points bitmask) per
