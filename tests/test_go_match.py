@@ -121,3 +121,42 @@ def test_a_corrupt_results_file_is_one_line_naming_file_and_line(fake, tmp_path)
     res = CliRunner().invoke(main, ["go", "match", fake, fake, "--games", "2", "--out", str(out)])
     assert res.exit_code == 2  # UserError: a bad file
     assert f"{out}:1: not valid JSON" in res.output and "Traceback" not in res.output
+
+
+# Genmove answers D4; with ``refuse`` it answers every ``play`` "? illegal move" (as our engine
+# does for a move GNU Go's simple-ko rules allow and positional superko forbids).
+RULES_ENGINE = r'''
+import sys
+refuse = sys.argv[1:] == ["refuse"]
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "play" and refuse:
+        sys.stdout.write("? illegal move\n\n")
+    else:
+        answer = {"genmove": "D4", "name": "rules", "protocol_version": "2"}.get(cmd[0], "")
+        sys.stdout.write(f"= {answer}\n\n")
+    sys.stdout.flush()
+    if cmd[0] == "quit":
+        break
+'''
+
+
+def test_a_move_refused_as_illegal_voids_the_game_and_the_match_goes_on(tmp_path):
+    path = tmp_path / "rules_gtp.py"
+    path.write_text(RULES_ENGINE)
+    plain, refuser = f"{sys.executable} {path}", f"{sys.executable} {path} refuse"
+    out = tmp_path / "m.jsonl"
+    s = play_match(plain, refuser, 3, out, log=lambda *_: None, timeout=10, referee=plain)
+    assert s["games"] == 0 and s["void"] == 3  # nobody won: the rules disagree, not the players
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["a_won"] for r in recs] == [None, None, None] and not any("unfinished" in r for r in recs)
+    # game 0: A (plain) is Black, its first move is refused by B; game 1: B is Black and plays
+    # D4 unrefused, then A's D4 is refused by B
+    assert recs[0]["moves"] == ["b D4"] and recs[0]["void"].startswith("B's move 1 D4 refused")
+    assert recs[1]["moves"] == ["b D4", "w D4"] and "W's move 2 D4 refused as illegal by B" in recs[1]["void"]
+    sgf = (out.parent / recs[0]["sgf"]).read_text()
+    assert "RE[Void]" in sgf and "void: B's move 1" in sgf
+    again = play_match(plain, refuser, 3, out, log=lambda *_: None, timeout=10, referee=plain)
+    assert again == s and len(out.read_text().splitlines()) == 3  # voids are not replayed

@@ -284,7 +284,9 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
     Returns ``{"winner": "B"|"W"|"draw"|"?", "result": "B+3.0", "moves": ["b D4", ...],
     "seconds": [...], "programs": (black, white)}``: ``seconds`` per move, the wall time of its
     ``genmove`` (the answer's transfer included); ``programs`` each engine's GTP ``name`` and
-    ``version`` ("" when it answers neither).  Raises :class:`GtpError` (its ``moves``,
+    ``version`` ("" when it answers neither); ``void``: None, or why the game stopped when one
+    engine refused the other's move as illegal (rules that differ, e.g. simple ko against
+    positional superko: the game has no result, ``winner`` "?").  Raises :class:`GtpError` (its ``moves``,
     ``seconds``, ``programs``: those of the moves played) when an engine fails.
     """
     engines = {BLACK: GtpClient(black_cmd, transcript, names[0], timeout)}
@@ -297,6 +299,7 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
     seconds: list[float] = []
     programs = ["", ""]
     result = None
+    void = None
     try:
         for i, e in enumerate(engines.values()):
             e.send(f"boardsize {size}")
@@ -315,12 +318,20 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
                 result = ("W" if c == BLACK else "B") + "+Resign"
                 break
             moves.append(f"{cname} {mv}")
-            engines[3 - c].send(f"play {cname} {mv}")
+            ok, answer = engines[3 - c].send_many([f"play {cname} {mv}"])[0]
+            if not ok and "illegal" in answer.lower():
+                # the engines' rules disagree (e.g. GNU Go plays simple ko, ours positional
+                # superko): neither may judge the other, so the game is void, not a hang-up
+                void = (f"{cname.upper()}'s move {len(moves)} {mv} refused as illegal by "
+                        f"{names[2 - c]}: {answer}")
+                break
+            if not ok:
+                raise GtpError(f"engine {names[2 - c]}: 'play {cname} {mv}' -> ? {answer}")
             passes = passes + 1 if mv.lower() == "pass" else 0
             if passes >= 2:
                 break
             c = 3 - c
-        if result is None:
+        if result is None and void is None:
             ref_cmd = referee or (f"{GNUGO} --mode gtp --chinese-rules" if GNUGO else None)
             if ref_cmd:
                 with GtpClient(ref_cmd, None, "referee", timeout) as ref:
@@ -347,7 +358,7 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
     else:
         winner = "?"
     return {"winner": winner, "result": result, "moves": moves, "seconds": seconds[: len(moves)],
-            "programs": tuple(programs)}
+            "programs": tuple(programs), "void": void}
 
 
 def game_sgf(size: int, komi: float, moves: list[str], result: str | None,
@@ -492,21 +503,25 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         else:
             a_won = None
         sgf_rel = _write_game_sgf(out, key, size, komi, r["moves"], r["result"], names, a_black,
-                                  r["seconds"], r["programs"])
+                                  r["seconds"], r["programs"],
+                                  f"void: {r['void']}" if r.get("void") else "")
         rec = {"key": key, "a_black": a_black, "a_won": a_won, "result": r["result"],
                "n_moves": len(r["moves"]), "seconds": round(time.time() - t0, 1),
                "moves": r["moves"], "seconds_per_move": [round(x, 3) for x in r["seconds"]],
                "sgf": sgf_rel}
+        if r.get("void"):
+            rec["void"] = r["void"]
         with out.open("a") as f:
             f.write(json.dumps(rec) + "\n")
         done[key] = rec
-        log(f"game {g}: {names[0]} {'black' if a_black else 'white'} -> {r['result']}")
+        log(f"game {g}: {names[0]} {'black' if a_black else 'white'} -> "
+            + (f"void ({r['void']})" if r.get("void") else str(r["result"])))
     recs = [r for r in done.values() if r["key"].startswith(f"{names[0]}-vs-{names[1]}-{size}-{komi}-")]
     scored = [r for r in recs if r["a_won"] is not None]
     wins = sum(float(r["a_won"]) for r in scored)
     lo, hi = wilson_interval(wins, len(scored))
     return {"games": len(scored), "a_wins": wins, "a_rate": wins / max(1, len(scored)),
-            "wilson95": (round(lo, 3), round(hi, 3))}
+            "wilson95": (round(lo, 3), round(hi, 3)), "void": sum(1 for r in recs if r.get("void"))}
 
 
 def _write_game_sgf(out: Path, key: str, size: int, komi: float, moves: list, result, names,
