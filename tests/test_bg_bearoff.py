@@ -199,9 +199,10 @@ def test_net_answers_bearoffs_from_the_database():
     got = net.evaluate(boards)
     ref = np.stack([B.evaluate(b) for b in boards[:-1]])
     np.testing.assert_allclose(got[:-1], ref, atol=1e-15)
-    # the raw net is far off in some: 0.985 for a checker each on the 6-point (exact: 0.8125)
+    # the raw net is far off in some: for a checker each on the 6-point (exact: 0.8125) the
+    # default net says 0.735 (net_td80 said 0.985)
     assert got[-2, 0] == pytest.approx(0.8125, abs=1e-15)
-    assert abs(raw.evaluate(six[None])[0, 0] - 0.8125) > 0.1
+    assert abs(raw.evaluate(six[None])[0, 0] - 0.8125) > 0.05
     np.testing.assert_allclose(got[-1], raw.evaluate(boards[-1:])[0], atol=1e-15)
     # post-move boards: the mover's view of the opponent's pre-roll value
     args = net.kernel_args()

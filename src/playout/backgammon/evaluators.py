@@ -44,9 +44,10 @@ from playout.backgammon.classes import is_bearoff
 from playout.jitcache import flush_stale_caches, siblings
 
 DATA = Path(str(resources.files("playout.backgammon") / "data"))
-#: The shipped default network (SOURCES.md: 128 hidden units, distilled from our own 2-ply search;
-#: ``net_td80.npz``, the TD(0) network it started from, stays loadable by path).
-DEFAULT_NET = DATA / "net_distill128.npz"
+#: The shipped default network (SOURCES.md: 218 inputs, 128 hidden units, distilled from our own
+#: 2-ply search over self-play positions and the best candidate plays from them; the earlier
+#: defaults ``net_distill128.npz`` and ``net_td80.npz`` stay loadable by path).
+DEFAULT_NET = DATA / "net_cand128.npz"
 
 
 def equity(probs) -> np.ndarray | float:
