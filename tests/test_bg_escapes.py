@@ -7,25 +7,17 @@ import numpy as np
 import pytest
 
 from playout.backgammon.board import STARTING_BOARD, flip
-from playout.backgammon.features import ESC, N_ESCAPE_SIDE, escape_inputs
+from playout.backgammon.features import ESC, N_ESCAPE_SIDE
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.net import N_INPUTS, N_SHOT_INPUTS, encode, encode_flipped
+from bgboards import points_board
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
 DATA = Path(__file__).resolve().parents[1] / "src" / "playout" / "backgammon" / "data"
 E = N_SHOT_INPUTS  # first blockade input
 
 
-def _board(mover: dict, opp: dict, mover_bar: int = 0, opp_bar: int = 0) -> np.ndarray:
-    """board26 from {point: count} of the side to act and of its opponent (mover's numbering)."""
-    b = np.zeros(26, dtype=np.int8)
-    for p, n in mover.items():
-        b[p] = n
-    for p, n in opp.items():
-        b[p] = -n
-    b[25] = mover_bar
-    b[0] = opp_bar
-    return b
+_board = points_board
 
 
 def _inputs(b):

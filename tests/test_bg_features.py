@@ -11,20 +11,12 @@ from playout.backgammon.features import _RA, _RC, _RW, shot_stats
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.moves import legal_moves
 from playout.backgammon.net import N_BASE_INPUTS, N_INPUTS, encode, encode_flipped
+from bgboards import points_board
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
 
 
-def _board(mover: dict, opp: dict, mover_bar: int = 0, opp_bar: int = 0) -> np.ndarray:
-    """board26 from {point: count} of the side to act and of its opponent (mover's numbering)."""
-    b = np.zeros(26, dtype=np.int8)
-    for p, n in mover.items():
-        b[p] = n
-    for p, n in opp.items():
-        b[p] = -n
-    b[25] = mover_bar
-    b[0] = opp_bar
-    return b
+_board = points_board
 
 
 def _stats(b, hitter_is_mover=True):
