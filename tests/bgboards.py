@@ -15,3 +15,22 @@ def points_board(mover: dict, opp: dict, mover_bar: int = 0, opp_bar: int = 0) -
     b[25] = mover_bar
     b[0] = opp_bar
     return b
+
+
+def random_game_boards(rng, games: int) -> list[np.ndarray]:
+    """Every pre-roll board of ``games`` games of uniformly random legal plays from the opening
+    (two ``rng.integers(1, 7)`` dice a turn): bar checkers, deep primes, races, bear-offs."""
+    from playout.backgammon.board import STARTING_BOARD, flip, game_result
+    from playout.backgammon.moves import legal_moves
+
+    boards = []
+    for _ in range(games):
+        b = STARTING_BOARD.copy()
+        while True:
+            ms = legal_moves(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+            m = ms[rng.integers(len(ms))]
+            if game_result(m) != 0:
+                break
+            b = flip(m)
+            boards.append(b)
+    return boards

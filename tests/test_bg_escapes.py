@@ -10,7 +10,7 @@ from playout.backgammon.board import STARTING_BOARD, flip
 from playout.backgammon.features import ESC, N_ESCAPE_SIDE
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.net import N_INPUTS, N_SHOT_INPUTS, encode, encode_flipped
-from bgboards import points_board
+from bgboards import points_board, random_game_boards
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
 DATA = Path(__file__).resolve().parents[1] / "src" / "playout" / "backgammon" / "data"
@@ -109,18 +109,7 @@ def _direct(b) -> np.ndarray:
 def test_inputs_equal_the_definitions_on_real_and_random_positions():
     ids = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
     boards = [board_from_position_id(p) for p in ids[::25]]
-    rng = np.random.default_rng(11)
-    from playout.backgammon.board import game_result
-    from playout.backgammon.moves import legal_moves
-    for _ in range(15):  # random play: checkers on the bar, deep primes, races
-        b = STARTING_BOARD.copy()
-        while True:
-            ms = legal_moves(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-            m = ms[rng.integers(len(ms))]
-            if game_result(m) != 0:
-                break
-            b = flip(m)
-            boards.append(b)
+    boards += random_game_boards(np.random.default_rng(11), 15)  # bar checkers, deep primes, races
     on_bar = contained = 0
     for b in boards:
         a, o = _inputs(b)

@@ -11,7 +11,7 @@ from playout.backgammon.features import _RA, _RC, _RW, shot_stats
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.moves import legal_moves
 from playout.backgammon.net import N_BASE_INPUTS, N_INPUTS, encode, encode_flipped
-from bgboards import points_board
+from bgboards import points_board, random_game_boards
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
 
@@ -88,21 +88,11 @@ def test_encoded_inputs_carry_the_shots_in_both_views():
 
 
 def test_fast_shot_stats_equal_the_roll_by_roll_reference():
-    from playout.backgammon.board import STARTING_BOARD, game_result
     from playout.backgammon.features import shot_stats_reference
 
     ids = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
     boards = [board_from_position_id(p) for p in ids[::3]]
-    rng = np.random.default_rng(7)
-    for _ in range(40):  # random play reaches bar checkers, blocked points and bear-offs
-        b = STARTING_BOARD.copy()
-        while True:
-            ms = legal_moves(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-            m = ms[rng.integers(len(ms))]
-            if game_result(m) != 0:
-                break
-            b = flip(m)
-            boards.append(b)
+    boards += random_game_boards(np.random.default_rng(7), 40)  # bar checkers, blocks, bear-offs
     with_shots = 0
     from_bar = 0  # the hitter has checkers on its bar: the bitmask-move path (_bar_stats)
     for b in boards:
