@@ -5,7 +5,7 @@ moves are replayed and the largest capture (3 stones or more) of engine A's ston
 classified by the state of that string when A last moved before it:
 
 * ``atari-lost``: in atari and unable to escape by our ladder reader
-  (:func:`playout.go.search._escapes`: capture an adjacent stone in atari, or extend to 3+
+  (:func:`playout.go.tactics._escapes`: capture an adjacent stone in atari, or extend to 3+
   liberties, or to 2 that no ladder catches) -- it was lost before the atari (a capturing race,
   a net, life and death); ``-fresh`` when in atari for at most two of A's moves, ``-long``
   otherwise (left for dead);
@@ -31,7 +31,7 @@ import numpy as np
 
 from playout.go.board import BLACK, WHITE, Board, gtp_to_point
 from playout.go.playout import PlayoutState
-from playout.go.search import LADDER_NODES, _escapes, ladder_captures
+from playout.go.tactics import LADDER_NODES, _escapes, ladder_captures
 from playout.go.tables import DEFAULT_DATABASE, load_table
 
 

@@ -1,6 +1,6 @@
 """Tactical tree priors (issue 18): captures, atari escapes, big self-ataris, ladders.
 
-The ladder reader (:func:`playout.go.search.ladder_captures`) is checked against GNU Go 3.8's
+The ladder reader (:func:`playout.go.tactics.ladder_captures`) is checked against GNU Go 3.8's
 ``ladder_attack`` (GTP), the answers written down here from ``gnugo --mode gtp`` and, in the
 slow form, asked live on the positions of data/go/match-5000's games.
 """
@@ -21,7 +21,7 @@ from playout.go.match import GNUGO
 from playout.go.player import Player
 from playout.go.playout import PlayoutState
 from playout.go.rules import NLIB, REP
-from playout.go.search import (
+from playout.go.tactics import (
     LADDER_NODES,
     TAC_LADDER,
     TAC_SELF_ATARI,

@@ -228,7 +228,7 @@ class Player:
             :meth:`settled` with this margin (None: whenever the game as it stands is won,
             the behaviour before issue 18).
         tactics: tactical tree priors (captures, atari escapes, big self-ataris:
-            :func:`playout.go.search.tactical_rate`); 0 = off, 2 = with ladders read.
+            :func:`playout.go.tactics.tactical_rate`); 0 = off, 2 = with ladders read.
         reply: percent of playout moves that answer an atari of the previous move first
             (:func:`playout.go.playout.atari_reply`); 0 = off.
     """
