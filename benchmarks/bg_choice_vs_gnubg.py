@@ -1,7 +1,9 @@
 """1-ply checker choices of networks, judged by gnubg on its own self-play positions (paired).
 
-Usage: ``.venv/bin/python benchmarks/bg_choice_vs_gnubg.py [--judge PLY] [--seeds S,S...] NET...``
-(``net`` = the shipped default; others ``.npz`` paths).
+Usage: ``.venv/bin/python benchmarks/bg_choice_vs_gnubg.py [--judge PLY] [--seeds S,S...]
+[--family NAME] NET...`` (``net`` = the shipped default; others ``.npz`` paths; ``--family``
+keeps the decisions whose board is in a family of :mod:`playout.backgammon.families`, e.g.
+``crashed``, either side).
 
 Reference set A has 326 checker decisions, so two close networks' PR there differs by a few
 tenths of noise.  This judge is a larger, paired sample: every position of
@@ -28,6 +30,7 @@ import numpy as np
 from playout.backgammon.board import flip, game_result, is_race
 from playout.backgammon.engines import to_gnubg
 from playout.backgammon.evaluators import NeuralNet
+from playout.backgammon.families import in_family
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.moves import legal_moves
 from playout.backgammon.search import choose_move
@@ -40,6 +43,7 @@ def main() -> None:
     ap.add_argument("nets", nargs="+")
     ap.add_argument("--judge", type=int, default=1, help="gnubg plies of the judge (gnubg numbering)")
     ap.add_argument("--seeds", default="14", help="comma-separated dice seeds (decisions pooled)")
+    ap.add_argument("--family", help="only decisions in this family (families.py), e.g. crashed")
     args = ap.parse_args()
     import gnubg
 
@@ -65,7 +69,7 @@ def main() -> None:
         decisions += [(p, (int(rng.integers(1, 7)), int(rng.integers(1, 7)))) for p in ids]
     for p, d in decisions:
         b = board_from_position_id(p)
-        if is_race(b):
+        if is_race(b) or (args.family and not in_family(args.family, b)):
             continue
         moves = legal_moves(b, *d)
         if len(moves) < 2:
@@ -76,7 +80,8 @@ def main() -> None:
         errs.append([best - value(m, args.judge) for m in picks])
     E = np.array(errs) * 500.0
     n = len(E)
-    print(f"{n} contact decisions (seeds {args.seeds}), judge gnubg {args.judge}-ply; PR = mean error x 500")
+    fam = f" in family {args.family}" if args.family else ""
+    print(f"{n} contact decisions{fam} (seeds {args.seeds}), judge gnubg {args.judge}-ply; PR = mean error x 500")
     for i, name in enumerate(args.nets):
         dd = E[:, i] - E[:, 0]
         print(f"{name:40s} PR {E[:, i].mean():6.2f} +- {E[:, i].std() / np.sqrt(n):.2f}   "

@@ -5,8 +5,15 @@ gnubg evaluates each position with the network (or database) of its *class*
 crashed, contact).  Ours so far: a finished game, a pure bear-off (answered by
 the one-sided database, :mod:`playout.backgammon.bearoff`), a race (no contact:
 the race net) and contact (the contact net).  The class of a board and of its
-flip are the same.  More classes (crashed, ...) slot in here; callers compare
-against the named constants, never the numbers.
+flip are the same.  More classes slot in here; callers compare against the named
+constants, never the numbers.
+
+*Crashed* (:func:`is_crashed`) is gnubg's sub-class of contact: a contact position
+where one side has six or fewer checkers left in play (stacks on its 1- and 2-points
+counted as in gnubg).  :func:`position_class` still answers ``CLASS_CONTACT`` for it
+(the kernels have one contact net); the crashed specialist network answers decisions
+in it when an engine asks for it (``ours:...,specialist=crashed``,
+:mod:`playout.backgammon.engines`).
 """
 
 from __future__ import annotations
@@ -49,6 +56,48 @@ def position_class(board):
     if is_race(board):
         return CLASS_RACE
     return CLASS_CONTACT
+
+
+#: gnubg's threshold N in ``ClassifyPosition`` (eval.c): a side with at most this many checkers
+#: in play (bar and points), after discounting stacks on its 1- and 2-points, is crashed.
+CRASHED_CHECKERS = 6
+
+
+@njit(cache=True)
+def crashed_side(board):
+    """True when the positive side of contact board26 ``board`` is *crashed*, by gnubg 1.07's
+    rule (``ClassifyPosition``, eval.c): with ``tot`` its checkers in play (points 1-24 and the
+    bar), ``n1`` / ``n2`` those on its 1- / 2-point and N = 6: ``tot <= N``; or, when ``n1 > 1``,
+    ``tot <= N + n1`` or (``n2 > 1`` and ``1 + tot - n1 - n2 <= N``); or, when ``n1 <= 1``,
+    ``tot <= N + n2 - 1``.  Race boards (no contact) are never crashed."""
+    if is_race(board):
+        return False
+    tot = board[25]
+    for p in range(1, 25):
+        if board[p] > 0:
+            tot += board[p]
+    n1 = max(board[1], 0)
+    n2 = max(board[2], 0)
+    N = CRASHED_CHECKERS
+    if tot <= N:
+        return True
+    if n1 > 1:
+        return tot <= N + n1 or (n2 > 1 and 1 + tot - n1 - n2 <= N)
+    return tot <= N + n2 - 1
+
+
+@njit(cache=True)
+def is_crashed(board):
+    """True when board26 ``board`` is a contact position in which either side is crashed
+    (:func:`crashed_side`; gnubg's ``CLASS_CRASHED``).  Same answer for a board and its flip."""
+    if crashed_side(board):
+        return True
+    f = board.copy()
+    f[0] = board[25]
+    f[25] = board[0]
+    for p in range(1, 25):
+        f[p] = -board[25 - p]
+    return crashed_side(f)
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).

@@ -120,9 +120,12 @@ def classifier(family: str) -> Callable[[Iterable[int]], bool]:
     """The one-sided classifier of a family name; ``ValueError`` for an unknown name.
 
     Names: ``backgame-A-B`` (e.g. ``backgame-1-3``), ``backgame`` (any of the ten),
-    ``massive-backgame``, ``containment``, ``snake``.
+    ``massive-backgame``, ``containment``, ``snake``, and gnubg's position class ``crashed``
+    (:func:`playout.backgammon.classes.crashed_side`: six or fewer checkers left in play).
     """
     f = family.lower()
+    if f == "crashed":
+        return _crashed
     if f == "snake":
         return is_snake
     if f == "containment":
@@ -139,7 +142,17 @@ def classifier(family: str) -> Callable[[Iterable[int]], bool]:
         if (min(a, b), max(a, b)) not in BACKGAME_PAIRS:
             raise ValueError(f"family {family!r}: back-game anchors must be two of the points 1..5")
         return lambda board, a=a, b=b: is_backgame(board, a, b)
-    raise ValueError(f"unknown family {family!r} (snake, containment, massive-backgame, backgame-A-B)")
+    raise ValueError(f"unknown family {family!r} "
+                     "(snake, containment, massive-backgame, backgame-A-B, crashed)")
+
+
+def _crashed(board) -> bool:
+    """gnubg's crashed rule for the positive side (:func:`playout.backgammon.classes.crashed_side`)."""
+    import numpy as np
+
+    from playout.backgammon.classes import crashed_side
+
+    return bool(crashed_side(np.asarray(_b(board), dtype=np.int8)))
 
 
 def flip(board) -> list[int]:
