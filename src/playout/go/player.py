@@ -4,8 +4,11 @@
 keeps the tree between moves (after our move and the opponent's reply the matching grandchild
 becomes the root), scores finished games and finds dead stones from playout ownership.
 
-Final move: most-visited root child.  Resign when its win rate is below ``resign`` after at least
-``min_resign_playouts``; pass when pass is the most-visited child, or when the opponent has just
+Final move: most-visited root child.  Resign when its win rate, and the mean result of all the
+search's simulations (the root's win rate), are both below ``resign`` after at least
+``min_resign_playouts``: on 19x19 a second of search leaves each of the ~360 root moves a dozen
+visits, and the chosen move's rate alone (1/15 once, a move after 0.75) resigned even positions
+(issue 18); pass when pass is the most-visited child, or when the opponent has just
 passed, we win the game as it stands (dead stones from playout ownership) and the position is
 settled (:meth:`Player.settled`: no string in atari, every stone's ownership clear).
 """
@@ -74,13 +77,16 @@ def final_choice(ranked: list) -> tuple[int, float, float]:
 @dataclass
 class MoveInfo:
     """What :meth:`Player.genmove` decided: ``move`` (point, PASS, or -1 = resign), win rate
-    of the side to move, simulations, seconds, and the principal children (gtp, visits, rate)."""
+    of the side to move after it, simulations, seconds, the principal children (gtp, visits,
+    rate), and ``root_winrate``: the side to move's mean result over every simulation of the
+    search (all root moves; 0.5 when there were none)."""
 
     move: int
     winrate: float
     playouts: int
     seconds: float
     top: list
+    root_winrate: float = 0.5
 
 
 @dataclass
@@ -220,7 +226,8 @@ class Player:
         seconds: thinking time per move.
         threads: independent trees searched in parallel threads (root parallelisation:
             visits and wins of root children are summed).
-        resign: resign below this win rate (0 disables).
+        resign: resign when the chosen move's win rate and the root's are both below this
+            (0 disables; module docstring).
         rave_k: RAVE equivalence parameter (0: plain UCT, AMAF statistics unused).
         seed: base RNG seed (each search chunk derives its own).
         transpositions: merge positions reached by different move orders (module docstring).
@@ -377,7 +384,9 @@ class Player:
         if not ranked:
             return MoveInfo(PASS, 0.5, sum(done), elapsed, [])
         mv, v, w = final_choice(ranked)
-        return MoveInfo(mv, w / v if v else 0.5, sum(done), elapsed, top)
+        nv = sum(vw[0] for _, vw in ranked)
+        root = sum(vw[1] for _, vw in ranked) / nv if nv else 0.5
+        return MoveInfo(mv, w / v if v else 0.5, sum(done), elapsed, top, root)
 
     def _root_stats(self) -> list[tuple[int, tuple[float, float]]]:
         """``(move, (visits, wins))`` of the root children summed over the trees (banned
@@ -451,8 +460,10 @@ class Player:
             if sec is not None:
                 sec = max(0.05, sec - (time.time() - t0))
         info = self.analyze(b, sec, n, report=report, interval=interval)
+        # both rates: the chosen move's alone can rest on a dozen visits (19x19), and the
+        # root's alone counts the exploration of bad moves; this can only delay a resignation
         if (self.resign > 0 and info.playouts >= self.min_resign_playouts
-                and info.winrate < self.resign):
+                and info.winrate < self.resign and info.root_winrate < self.resign):
             info.move = -1
         return info
 
