@@ -15,9 +15,10 @@ mover's bar / borne-off / pip-count inputs, and on a hit the opponent's unit,
 bar and pip count.  The two nonlinear hand features (home points made,
 longest prime) are settled at the leaf from a bitmask of made points; the
 opponent's never change during the mover's play (hits take blots only).  The
-shot and blockade inputs are recomputed from the leaf board and enter as their
-change from the base's; the blockade inputs only when the base's net has a
-non-zero weight on one of them (a network saved before them has none: no cost).
+shot, blockade and timing inputs are recomputed from the leaf board and enter as
+their change from the base's; the blockade inputs and the timing inputs each only
+when the base's net has a non-zero weight on one of them (a network saved before
+them has none: no cost).
 
 Distinct post-move boards are evaluated once per half-move across the 21
 rolls (a hash table keyed by the Zobrist hash the generator keeps, boards
@@ -43,10 +44,11 @@ from playout.backgammon.bearoff import DB_LEN
 from playout.backgammon.board import is_race
 from playout.backgammon.classes import is_bearoff
 from playout.backgammon.evaluators import eval_after_move
-from playout.backgammon.features import escape_inputs, shot_inputs
+from playout.backgammon.features import contact_inputs, escape_inputs, shot_inputs
 from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
 from playout.backgammon.net import (
     N_BASE_INPUTS,
+    N_ESC_INPUTS,
     N_INPUTS,
     N_SHOT_INPUTS,
     _sigmoid,
@@ -81,7 +83,7 @@ def new_workspace(W2, db=None):
     :func:`playout.backgammon.bearoff.database`); omitted, every position is left
     to the net.
 
-    ``(acc[5, H], st[5, 2], ctx[5], table[16384], hashes[R], boards[R, 26],
+    ``(acc[5, H], st[5, 2], ctx[6], table[16384], hashes[R], boards[R, 26],
     probs[R, 5], eqs[R], counts[1], hid[H], raw[5], x[N_INPUTS], rec[5, 5], W2T,
     fb[N_INPUTS - N_BASE_INPUTS], db)``:
     accumulators and integer state (checkers off, made-points bitmask) per
@@ -91,8 +93,9 @@ def new_workspace(W2, db=None):
     depth the step taken (source, die, count on the source and on the
     destination before it, whether that depth's accumulator is up to date), and
     ``W2T[2, 5, H]`` (``W2`` transposed, contiguous; :func:`refresh_workspace` after
-    the weights change), the base board's shot and blockade inputs (``ctx[4]`` = 1 when
-    the base's net weighs the blockade inputs), and the database (or an empty array).
+    the weights change), the base board's shot, blockade and timing inputs (``ctx[4]`` = 1
+    when the base's net weighs the blockade inputs, ``ctx[5]`` = 1 when it weighs the timing
+    inputs), and the database (or an empty array).
     """
     if db is None:
         bo = np.zeros(0)
@@ -104,7 +107,7 @@ def new_workspace(W2, db=None):
         for k in range(5):
             for j in range(H):
                 W2T[m, k, j] = W2[m, j, k]
-    return (np.zeros((5, H)), np.zeros((5, 2), dtype=np.int64), np.zeros(5, dtype=np.int64),
+    return (np.zeros((5, H)), np.zeros((5, 2), dtype=np.int64), np.zeros(6, dtype=np.int64),
             np.full(_TSIZE, -1, dtype=np.int32), np.zeros(_ROWS, dtype=np.uint64),
             np.zeros((_ROWS, 26), dtype=np.int8), np.zeros((_ROWS, 5)), np.zeros(_ROWS),
             np.zeros(1, dtype=np.int64), np.zeros(H), np.zeros(5), np.zeros(N_INPUTS),
@@ -212,7 +215,8 @@ def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, x):
 
     The non-linear inputs are settled here from the leaf board ``w``: home points and
     prime from the made-points bitmask, the shot inputs (contact only: in a race they are
-    0) and, if ``ctx[4]``, the blockade inputs from ``w`` (``fb`` = the base's).
+    0) and, if ``ctx[4]`` / ``ctx[5]``, the blockade / timing inputs from ``w`` (``fb`` = the
+    base's).
     """
     net = ctx[0]
     home, run = _home_run(made)
@@ -231,7 +235,14 @@ def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, x):
                     hid[k] += d * W1[net, N_BASE_INPUTS + i, k]
     if ctx[4] != 0:
         escape_inputs(w, x, N_SHOT_INPUTS, True)
-        for i in range(N_SHOT_INPUTS, W1.shape[1]):
+        for i in range(N_SHOT_INPUTS, N_ESC_INPUTS):
+            d = x[i] - fb[i - N_BASE_INPUTS]
+            if d != 0.0:
+                for k in range(H):
+                    hid[k] += d * W1[net, i, k]
+    if ctx[5] != 0:
+        contact_inputs(w, x, N_ESC_INPUTS, True)
+        for i in range(N_ESC_INPUTS, W1.shape[1]):
             d = x[i] - fb[i - N_BASE_INPUTS]
             if d != 0.0:
                 for k in range(H):
@@ -453,6 +464,17 @@ def _best_roll(w, z0, d1, d2, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
     return bi
 
 
+@njit(cache=True, inline="always")
+def _weighs(W1, net, lo, hi):
+    """1 if net ``net`` has a non-zero weight on an input row ``lo .. hi - 1``, else 0 (stops at
+    the first)."""
+    for i in range(lo, hi):
+        for j in range(W1.shape[2]):
+            if W1[net, i, j] != 0.0:
+                return 1
+    return 0
+
+
 @njit(cache=True, fastmath=True)
 def _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x):
     """Depth 0 = hidden pre-activations of ``encode_flipped(board)``; empties the cache."""
@@ -484,14 +506,8 @@ def _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x):
     ctx[1] = home
     ctx[2] = run
     ctx[3] = 0 if board[0] > 0 else opp_low
-    ctx[4] = 0
-    for i in range(N_SHOT_INPUTS, W1.shape[1]):  # stops at the first non-zero weight
-        for j in range(H):
-            if W1[net, i, j] != 0.0:
-                ctx[4] = 1
-                break
-        if ctx[4] != 0:
-            break
+    ctx[4] = _weighs(W1, net, N_SHOT_INPUTS, min(N_ESC_INPUTS, W1.shape[1]))
+    ctx[5] = _weighs(W1, net, N_ESC_INPUTS, W1.shape[1])
     for j in range(counts[0]):  # empty the cache (only the slots in use)
         slot = np.int64(hashes[j] & np.uint64(_TMASK))
         while table[slot] != j:
@@ -502,7 +518,7 @@ def _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x):
 
 @njit(cache=True, inline="always")
 def base_extras(x, fb):
-    """``fb`` = the base's inputs past the first ``N_BASE_INPUTS`` (shot, blockade) from ``x``
+    """``fb`` = the base's inputs past the first ``N_BASE_INPUTS`` (shot, blockade, timing) from ``x``
     (0 where ``x`` is shorter)."""
     for i in range(fb.shape[0]):
         fb[i] = x[N_BASE_INPUTS + i] if x.shape[0] > N_BASE_INPUTS + i else 0.0

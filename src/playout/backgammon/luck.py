@@ -22,9 +22,10 @@ checker step, no hidden layer.  The two hand features that are not additive
 the opponent-hits-mover shot inputs: from per-point bitmasks of the rolls that
 hit there (:func:`_hit_masks`, the base's blocking points), or exactly
 (:func:`playout.backgammon.features.shot_stats`) after a hit, when the opponent
-must enter first.  The blockade inputs (escapes, containment, mobility) are left
-out of the ranking score (it only picks the plays to evaluate; the kept plays get
-the net's exact value, blockade inputs included).  Plays that bear off the last
+must enter first.  The blockade inputs (escapes, containment, mobility) and the
+timing inputs (:func:`playout.backgammon.features.contact_inputs`) are left out of the
+ranking score (it only picks the plays to evaluate; the kept plays get the net's exact
+value, those inputs included).  Plays that bear off the last
 checker rank first.
 
 Measured (1,500 self-play positions x 21 rolls, keeping 3): the ranked play is

@@ -6,7 +6,7 @@ layer of sigmoid units and five sigmoid outputs: P(win), P(win gammon),
 P(win backgammon), P(lose gammon), P(lose backgammon) for the side *to act*
 in a pre-roll board (gnubg's and Tesauro's output set).
 
-Inputs (``N_INPUTS`` = 218): 101 for each side (side to act first), from that
+Inputs (``N_INPUTS`` = 244): 101 for each side (side to act first), from that
 side's own point of view:
 
 * points 1..24: Tesauro's truncated unary code, 4 units per point
@@ -28,10 +28,18 @@ points / 36), ``I_ACONTAIN`` and its square (1 - the fewest escapes / 36 over
 the opponent's positions from the side's 9 point back to that rearmost
 checker), ``I_CONTAIN`` and its square (the same from the 9 point to the 1
 point), ``I_MOBILITY`` (the side's checkers outside its home board: escapes x
-distance from home, / 3600).
+distance from home, / 3600);
 
-A network saved with the 202 or 206 inputs of earlier versions loads with zero
-weights for the inputs it lacks, so its outputs are unchanged.
+then (inputs 218..243) thirteen *timing / crunch / back-game* features per side
+(side to act first), :func:`playout.backgammon.features.contact_inputs`, after
+the rest of gnubg's contact-net inputs (``eval.c``, ``CalculateHalfInputs``):
+``I_BREAK_CONTACT``, ``I_FREEPIP``, ``I_TIMING``, ``I_BACK_CHEQUER``,
+``I_BACK_ANCHOR``, ``I_FORWARD_ANCHOR``, ``I_MOMENT2``, ``I_ENTER``,
+``I_ENTER2``, ``I_BACKBONE``, ``I_BACKG``, ``I_BACKG1``, ``I_BACKRESCAPES``
+(definitions and scalings in that function's docstring).
+
+A network saved with the 202, 206 or 218 inputs of earlier versions loads with
+zero weights for the inputs it lacks, so its outputs are unchanged.
 
 Weights are arrays ``W1[2, I, H]``, ``b1[2, H]``, ``W2[2, H, 5]``, ``b2[2, 5]``
 (index 0 contact, 1 race) stored in ``.npz`` files and loaded with
@@ -50,13 +58,20 @@ from playout.backgammon.board import (
     is_race,
     opening_roll,
 )
-from playout.backgammon.features import N_ESCAPE_SIDE, escape_inputs, shot_inputs
+from playout.backgammon.features import (
+    N_CONTACT_SIDE,
+    N_ESCAPE_SIDE,
+    contact_inputs,
+    escape_inputs,
+    shot_inputs,
+)
 from playout.backgammon.moves import MAX_MOVES, legal_moves_into
 from playout.jitcache import flush_stale_caches, siblings
 
 N_BASE_INPUTS = 202  # inputs of networks saved before the shot features
 N_SHOT_INPUTS = 206  # inputs of networks saved before the blockade features (= their first row)
-N_INPUTS = N_SHOT_INPUTS + 2 * N_ESCAPE_SIDE  # 218
+N_ESC_INPUTS = N_SHOT_INPUTS + 2 * N_ESCAPE_SIDE  # 218: networks saved before the timing features
+N_INPUTS = N_ESC_INPUTS + 2 * N_CONTACT_SIDE  # 244
 N_OUT = 5
 
 
@@ -110,6 +125,8 @@ def encode(b, x):
         shot_inputs(b, x, N_BASE_INPUTS, False)
     if x.shape[0] > N_SHOT_INPUTS:
         escape_inputs(b, x, N_SHOT_INPUTS, False)
+    if x.shape[0] > N_ESC_INPUTS:
+        contact_inputs(b, x, N_ESC_INPUTS, False)
 
 
 @njit(cache=True)
@@ -122,6 +139,8 @@ def encode_flipped(b, x):
         shot_inputs(b, x, N_BASE_INPUTS, True)
     if x.shape[0] > N_SHOT_INPUTS:
         escape_inputs(b, x, N_SHOT_INPUTS, True)
+    if x.shape[0] > N_ESC_INPUTS:
+        contact_inputs(b, x, N_ESC_INPUTS, True)
 
 
 _SIG_STEP = 0.01
@@ -431,10 +450,10 @@ def save_weights(path, W1, b1, W2, b2, **meta) -> None:
 
 
 def pad_inputs(W1):
-    """``W1[2, I, H]`` of a network saved with ``I`` = 202 or 206 inputs (before the shot or the
-    blockade features) widened to ``N_INPUTS`` with zero rows: the same outputs.  Other shapes
-    are returned unchanged."""
-    if W1.ndim == 3 and W1.shape[1] in (N_BASE_INPUTS, N_SHOT_INPUTS):
+    """``W1[2, I, H]`` of a network saved with ``I`` = 202, 206 or 218 inputs (before the shot,
+    the blockade or the timing features) widened to ``N_INPUTS`` with zero rows: the same
+    outputs.  Other shapes are returned unchanged."""
+    if W1.ndim == 3 and W1.shape[1] in (N_BASE_INPUTS, N_SHOT_INPUTS, N_ESC_INPUTS):
         W1 = np.concatenate([W1, np.zeros((W1.shape[0], N_INPUTS - W1.shape[1], W1.shape[2]))],
                             axis=1)
     return W1
