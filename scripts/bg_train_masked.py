@@ -1,14 +1,16 @@
-"""``playout bg train`` with some blockade inputs switched off: the input ablation of issue 14.
+"""``playout bg train`` with some blockade / timing inputs switched off: the input ablation of issue 14.
 
     OPENBLAS_NUM_THREADS=1 python scripts/bg_train_masked.py out/bg-la2-f1 --out NET.npz \
         --init NET0.npz --keep 0,1,2,3,4,6,7,8,9,10 [--epochs 20 --lr 3e-4 --lr-decay 0.95]
 
-``--keep``: offsets 0..11 from the first blockade input (``net.N_SHOT_INPUTS`` = 206; 0..5 the
+``--keep``: offsets 0..37 from the first blockade input (``net.N_SHOT_INPUTS`` = 206; 0..5 the
 side to act's escapes, containment, its square, blockade, its square, mobility, 6..11 the
-opponent's) whose columns stay; the other columns of the encoded data are set to 0, so their
-weights get no gradient and stay at the initial network's (0 for a 206-input network, which
-:func:`playout.backgammon.net.load_weights` pads).  ``--keep ""`` switches all twelve off: a
-control trained with the present code.  Otherwise the training of ``playout bg train`` (seed 1,
+opponent's; 12..24 the side to act's timing inputs, 25..37 the opponent's,
+:func:`playout.backgammon.features.contact_inputs`) whose columns stay; the other columns of the
+encoded data are set to 0, so their weights get no gradient and stay at the initial network's
+(0 for a 206- or 218-input network, which :func:`playout.backgammon.net.load_weights` pads).
+``--keep ""`` switches all 38 off; ``--keep 0,1,2,3,4,5,6,7,8,9,10,11`` is the 218-input
+control of the timing inputs, trained with the present code.  Otherwise the training of ``playout bg train`` (seed 1,
 batch 64, consistency 1, boards of reference set A left out).  Prints its JSON summary.
 """
 
@@ -29,7 +31,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("data", nargs="+")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--keep", required=True, help="comma-separated offsets 0..11 kept ('' = none)")
+    ap.add_argument("--keep", required=True, help="comma-separated offsets 0..37 kept ('' = none)")
     ap.add_argument("--init", required=True, help="starting network (.npz)")
     ap.add_argument("--exclude-ref", default=str(ROOT.parent / "shared/data/backgammon/reference/A"))
     ap.add_argument("--epochs", type=int, default=20)
