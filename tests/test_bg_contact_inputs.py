@@ -10,7 +10,7 @@ import pytest
 from playout.backgammon.board import STARTING_BOARD, flip
 from playout.backgammon.features import ESC, ESC1, N_CONTACT_SIDE
 from playout.backgammon.ids import board_from_position_id
-from playout.backgammon.net import N_ESC_INPUTS, N_INPUTS, N_SHOT_INPUTS, encode, encode_flipped
+from playout.backgammon.net import N_ESC_INPUTS, N_INPUTS, N_SHOT_INPUTS, encode, encode_flipped, pad_inputs
 from bgboards import points_board, random_game_boards
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
@@ -265,7 +265,8 @@ def test_incremental_values_with_weights_on_the_timing_inputs_only():
     from playout.backgammon.incremental import best_plays, new_workspace
 
     base = NeuralNet(DATA / "net_cand128.npz")
-    W1 = base.W1.copy()
+    assert base.W1.shape[1] == T  # loaded trimmed: no timing rows, so none computed
+    W1 = pad_inputs(base.W1).copy()
     W1[:, T:, :] = np.random.default_rng(7).normal(0, 0.5, size=W1[:, T:, :].shape)
     net = NeuralNet.from_arrays(W1, base.b1, base.W2, base.b2, name="timing")
     args = net.kernel_args()

@@ -9,7 +9,7 @@ import pytest
 from playout.backgammon.board import STARTING_BOARD, flip
 from playout.backgammon.features import ESC, N_ESCAPE_SIDE
 from playout.backgammon.ids import board_from_position_id
-from playout.backgammon.net import N_INPUTS, N_SHOT_INPUTS, encode, encode_flipped
+from playout.backgammon.net import N_ESC_INPUTS, N_INPUTS, N_SHOT_INPUTS, encode, encode_flipped
 from bgboards import points_board, random_game_boards
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
@@ -155,7 +155,8 @@ def test_shipped_blockade_net_incremental_equals_full_evaluation():
     from playout.backgammon.incremental import best_plays, new_workspace
 
     net = NeuralNet(DATA / "net_esc128.npz")
-    assert net.W1.shape[1] == N_INPUTS and np.abs(net.W1[0, N_SHOT_INPUTS:]).min(axis=1).max() > 0
+    # loaded trimmed to the blockade block (it weighs no timing input), every blockade row weighed
+    assert net.W1.shape[1] == N_ESC_INPUTS and np.abs(net.W1[0, N_SHOT_INPUTS:]).min(axis=1).max() > 0
     args = net.kernel_args()
     ws = new_workspace(net.W2, args[5])
     rows = np.zeros(21, dtype=np.int64)

@@ -10,7 +10,7 @@ from playout.backgammon.evaluators import NeuralNet, eval_after_move
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.incremental import best_plays, new_workspace
 from playout.backgammon.moves import MAX_MOVES, legal_moves
-from playout.backgammon.net import N_BASE_INPUTS, N_INPUTS
+from playout.backgammon.net import N_BASE_INPUTS, N_INPUTS, pad_inputs
 from playout.backgammon.moves import new_workspace as moves_workspace
 from playout.backgammon.rollout import rollout_trials, rollout_trials_reference
 from playout.backgammon.search import _R1, _R2, best_reply
@@ -39,7 +39,7 @@ def _net_with_shot_weights() -> NeuralNet:
     """The shipped net with random weights on the shot and blockade inputs (202 on; exercises
     their leaf update, in the contact and the race net)."""
     base = NeuralNet()
-    W1 = base.W1.copy()
+    W1 = pad_inputs(base.W1).copy()  # (loaded trimmed: widen it again)
     W1[:, N_BASE_INPUTS:, :] = np.random.default_rng(5).normal(0, 0.5, size=W1[:, N_BASE_INPUTS:, :].shape)
     return NeuralNet.from_arrays(W1, base.b1, base.W2, base.b2, name="shots")
 

@@ -244,6 +244,7 @@ class NeuralNet(Evaluator):
         if not self.path.exists():
             raise ValueError(f"{self.path}: network file not found")
         self.W1, self.b1, self.W2, self.b2, self.meta = _net.load_weights(self.path)
+        self.W1 = _net.trim_inputs(self.W1)  # features it does not weigh are never computed
         self.name = f"net-{self.path.stem}"
         self.hidden = self.W1.shape[2]
 
@@ -254,6 +255,7 @@ class NeuralNet(Evaluator):
         self.path = None
         self.W1, self.b1, self.W2, self.b2 = (np.ascontiguousarray(a, dtype=np.float64)
                                               for a in (_net.pad_inputs(np.asarray(W1)), b1, W2, b2))
+        self.W1 = _net.trim_inputs(self.W1)
         self.meta = {}
         self.name = name
         self.hidden = self.W1.shape[2]

@@ -477,13 +477,18 @@ def _weighs(W1, net, lo, hi):
 
 @njit(cache=True, fastmath=True)
 def _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x):
-    """Depth 0 = hidden pre-activations of ``encode_flipped(board)``; empties the cache."""
-    encode_flipped(board, x)
+    """Depth 0 = hidden pre-activations of ``encode_flipped(board)``; empties the cache.
+
+    Only the net's own inputs are computed (``W1.shape[1]`` of them, a trimmed net's fewer:
+    :func:`playout.backgammon.net.trim_inputs`); the rest of ``x`` is zeroed."""
+    n = min(x.shape[0], W1.shape[1])
+    encode_flipped(board, x[:n])
+    x[n:] = 0.0
     net = 1 if is_race(board) else 0
     H = acc.shape[1]
     for j in range(H):
         acc[0, j] = b1[net, j]
-    for i in range(x.shape[0]):
+    for i in range(n):
         xi = x[i]
         if xi != 0.0:
             for j in range(H):

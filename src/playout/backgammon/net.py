@@ -172,7 +172,7 @@ def forward(W1, b1, W2, b2, net, x, h, out):
     Wn = W1[net]
     for j in range(H):
         h[j] = b1[net, j]
-    for i in range(x.shape[0]):
+    for i in range(min(x.shape[0], Wn.shape[0])):  # a trimmed net reads its own inputs only
         xi = x[i]
         if xi != 0.0:
             row = Wn[i]
@@ -456,6 +456,22 @@ def pad_inputs(W1):
     if W1.ndim == 3 and W1.shape[1] in (N_BASE_INPUTS, N_SHOT_INPUTS, N_ESC_INPUTS):
         W1 = np.concatenate([W1, np.zeros((W1.shape[0], N_INPUTS - W1.shape[1], W1.shape[2]))],
                             axis=1)
+    return W1
+
+
+#: the input counts a network can be trimmed to (:func:`trim_inputs`): raw, + shots, + blockade,
+#: + timing inputs
+INPUT_BLOCKS = (N_BASE_INPUTS, N_SHOT_INPUTS, N_ESC_INPUTS, N_INPUTS)
+
+
+def trim_inputs(W1):
+    """``W1[2, N_INPUTS, H]`` cut to the first :data:`INPUT_BLOCKS` count past which every row
+    (of both nets) is zero: the same outputs, and the kernels, which size their input buffers
+    from ``W1.shape[1]`` (:func:`encode` fills only that many), skip features a network does
+    not weigh (a 218-input net pays nothing for the timing inputs)."""
+    for n in INPUT_BLOCKS:
+        if n >= W1.shape[1] or not np.any(W1[:, n:, :]):
+            return np.ascontiguousarray(W1[:, :n, :]) if n < W1.shape[1] else W1
     return W1
 
 
