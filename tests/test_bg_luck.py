@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from test_bg_incremental import _random_positions
+from test_bg_incremental import _net_with_crashed_slice, _random_positions
 
 from playout.backgammon.board import STARTING_BOARD, is_race
 from playout.backgammon.evaluators import NeuralNet
@@ -60,9 +60,11 @@ def test_hit_masks_give_the_exact_shot_inputs_of_the_board_itself():
     assert with_shots > 200
 
 
-@pytest.fixture(scope="module")
-def kernels():
-    net = NeuralNet()
+@pytest.fixture(scope="module", params=["shipped", "crashed-slice"])
+def kernels(request):
+    # "crashed-slice": a third, crashed net (classes.net_index): the ranking's slopes and the
+    # exact values then come from the base's / the play's own slice
+    net = NeuralNet() if request.param == "shipped" else _net_with_crashed_slice()
     _, W1, b1, W2, b2, _, _ = net.kernel_args()
     return (W1, b1, W2, b2), new_workspace(W2), new_luck_workspace(W1.shape[1])
 

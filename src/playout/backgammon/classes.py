@@ -10,10 +10,10 @@ constants, never the numbers.
 
 *Crashed* (:func:`is_crashed`) is gnubg's sub-class of contact: a contact position
 where one side has six or fewer checkers left in play (stacks on its 1- and 2-points
-counted as in gnubg).  :func:`position_class` still answers ``CLASS_CONTACT`` for it
-(the kernels have one contact net); the crashed specialist network answers decisions
-in it when an engine asks for it (``ours:...,specialist=crashed``,
-:mod:`playout.backgammon.engines`).
+counted as in gnubg).  :func:`position_class` still answers ``CLASS_CONTACT`` for it.
+A network file with a third slice (``W1[3, I, H]``, :mod:`playout.backgammon.net`) answers
+crashed positions with that slice in every kernel (:func:`net_index`, as gnubg's crashed
+net); a two-slice file answers them with its contact net.
 """
 
 from __future__ import annotations
@@ -63,21 +63,18 @@ def position_class(board):
 CRASHED_CHECKERS = 6
 
 
-@njit(cache=True)
-def crashed_side(board):
-    """True when the positive side of contact board26 ``board`` is *crashed*, by gnubg 1.07's
-    rule (``ClassifyPosition``, eval.c): with ``tot`` its checkers in play (points 1-24 and the
-    bar), ``n1`` / ``n2`` those on its 1- / 2-point and N = 6: ``tot <= N``; or, when ``n1 > 1``,
-    ``tot <= N + n1`` or (``n2 > 1`` and ``1 + tot - n1 - n2 <= N``); or, when ``n1 <= 1``,
-    ``tot <= N + n2 - 1``.  Race boards (no contact) are never crashed."""
-    if is_race(board):
-        return False
-    tot = board[25]
+@njit(cache=True, inline="always")
+def _side_crashed(board, sign):
+    """:func:`crashed_side` of the ``sign`` side (+1 the positive checkers, -1 the negative ones,
+    read as from their own view: bar ``board[0]``, 1-point ``board[24]``) of a contact board;
+    nothing allocated (the kernels call it per evaluation)."""
+    tot = int(board[25]) if sign > 0 else int(board[0])
     for p in range(1, 25):
-        if board[p] > 0:
-            tot += board[p]
-    n1 = max(board[1], 0)
-    n2 = max(board[2], 0)
+        v = int(board[p]) * sign
+        if v > 0:
+            tot += v
+    n1 = max(int(board[1 if sign > 0 else 24]) * sign, 0)
+    n2 = max(int(board[2 if sign > 0 else 23]) * sign, 0)
     N = CRASHED_CHECKERS
     if tot <= N:
         return True
@@ -87,17 +84,50 @@ def crashed_side(board):
 
 
 @njit(cache=True)
+def crashed_side(board):
+    """True when the positive side of contact board26 ``board`` is *crashed*, by gnubg 1.07's
+    rule (``ClassifyPosition``, eval.c): with ``tot`` its checkers in play (points 1-24 and the
+    bar), ``n1`` / ``n2`` those on its 1- / 2-point and N = 6: ``tot <= N``; or, when ``n1 > 1``,
+    ``tot <= N + n1`` or (``n2 > 1`` and ``1 + tot - n1 - n2 <= N``); or, when ``n1 <= 1``,
+    ``tot <= N + n2 - 1``.  Race boards (no contact) are never crashed."""
+    if is_race(board):
+        return False
+    return _side_crashed(board, 1)
+
+
+@njit(cache=True)
 def is_crashed(board):
     """True when board26 ``board`` is a contact position in which either side is crashed
     (:func:`crashed_side`; gnubg's ``CLASS_CRASHED``).  Same answer for a board and its flip."""
-    if crashed_side(board):
-        return True
-    f = board.copy()
-    f[0] = board[25]
-    f[25] = board[0]
-    for p in range(1, 25):
-        f[p] = -board[25 - p]
-    return crashed_side(f)
+    if is_race(board):
+        return False
+    return _side_crashed(board, 1) or _side_crashed(board, -1)
+
+
+#: the slices of a network file (``W1[k]``, :mod:`playout.backgammon.net`)
+NET_CONTACT = 0
+NET_RACE = 1
+NET_CRASHED = 2  #: only in a file with three slices
+
+
+@njit(cache=True, inline="always")
+def net_index(W1, board):
+    """The slice of network weights ``W1[n_slices, I, H]`` that evaluates board26 ``board``
+    (either side's view): :data:`NET_RACE` for a race (:func:`is_race`), :data:`NET_CRASHED`
+    when the file has a third slice and the position is crashed (:func:`is_crashed`, gnubg's
+    ``CLASS_CRASHED`` net), else :data:`NET_CONTACT`.  A two-slice file never pays the
+    crashed test."""
+    if is_race(board):
+        return 1
+    if W1.shape[0] > 2 and (_side_crashed(board, 1) or _side_crashed(board, -1)):
+        return 2
+    return 0
+
+
+@njit(cache=True, inline="always")
+def contact_crashed(board):
+    """:func:`is_crashed` of a board known to be a contact position (no race test)."""
+    return _side_crashed(board, 1) or _side_crashed(board, -1)
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).

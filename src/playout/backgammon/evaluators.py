@@ -25,7 +25,9 @@ Position classes (:func:`playout.backgammon.classes.position_class`, gnubg's
 scheme): a finished game gets its exact result; for the net, a pure bear-off
 (both sides' checkers all in their home boards) is answered by the bear-off
 database (gnubg's ``BEAROFF1`` evaluation); a race by the race net; the rest by
-the contact net.
+the contact net, or, with a network file of three slices, a crashed position
+(:func:`playout.backgammon.classes.is_crashed`) by the third (gnubg's crashed net;
+:func:`playout.backgammon.classes.net_index` picks the slice).
 """
 
 from __future__ import annotations
@@ -40,14 +42,15 @@ from playout.backgammon import net as _net
 from playout.backgammon.bearoff import DB_LEN, bearoff_probs
 from playout.backgammon.bearoff import database as bearoff_database
 from playout.backgammon.board import checkers_off, game_result, is_race
-from playout.backgammon.classes import is_bearoff
+from playout.backgammon.classes import is_bearoff, net_index
 from playout.jitcache import flush_stale_caches, siblings
 
 DATA = Path(str(resources.files("playout.backgammon") / "data"))
 #: The shipped default network (SOURCES.md: 218 inputs, 128 hidden units, distilled from our own
-#: 2-ply search over self-play positions and the best candidate plays from them; the earlier
-#: defaults ``net_distill128.npz`` and ``net_td80.npz`` stay loadable by path).
-DEFAULT_NET = DATA / "net_cand128.npz"
+#: 2-ply search over self-play positions and the best candidate plays from them, fifth
+#: generation; the earlier defaults ``net_cand128.npz``, ``net_distill128.npz`` and
+#: ``net_td80.npz`` stay loadable by path).
+DEFAULT_NET = DATA / "net_cand128_g5.npz"
 
 
 def equity(probs) -> np.ndarray | float:
@@ -115,7 +118,7 @@ def eval_kernel(kind, W1, b1, W2, b2, pr, pc, b, x, h, out):
             bearoff_probs(pr, b, False, out)
             return
         _net.encode(b, x)
-        _net.forward(W1, b1, W2, b2, 1 if is_race(b) else 0, x, h, out)
+        _net.forward(W1, b1, W2, b2, net_index(W1, b), x, h, out)
         _net.sanitize(out)
     else:
         s = _pubeval(pr, pc, b, True)  # the opponent just moved: score flip(b)
@@ -139,7 +142,7 @@ def eval_after_move(kind, W1, b1, W2, b2, pr, pc, m, x, h, tmp, out):
             _net.invert(tmp, out)
             return
         _net.encode_flipped(m, x)
-        _net.forward(W1, b1, W2, b2, 1 if is_race(m) else 0, x, h, tmp)
+        _net.forward(W1, b1, W2, b2, net_index(W1, m), x, h, tmp)
         _net.sanitize(tmp)
         _net.invert(tmp, out)
     else:
@@ -230,7 +233,7 @@ class PubEval(Evaluator):
 
 
 class NeuralNet(Evaluator):
-    """Our contact + race network (see :mod:`playout.backgammon.net`), loaded from ``.npz``.
+    """Our contact + race (+ crashed) network (see :mod:`playout.backgammon.net`), from ``.npz``.
 
     With ``bearoff`` (the default) pure bear-offs are answered by the one-sided bear-off
     database (:mod:`playout.backgammon.bearoff`, built and cached on first use, ~2 s).

@@ -24,7 +24,9 @@ Distinct post-move boards are evaluated once per half-move across the 21
 rolls (a hash table keyed by the Zobrist hash the generator keeps, boards
 compared in full).  A play that ends the game gets its exact result, a play
 that turns a contact position into a race is evaluated in full by the race net
-(the accumulator holds the contact net's sums), and with a bear-off database in
+(the accumulator holds the contact net's sums), with a three-slice network one that
+crosses between contact and crashed (:func:`playout.backgammon.classes.net_index`) in
+full by its own slice, and with a bear-off database in
 the workspace a pure bear-off is looked up there
 (:mod:`playout.backgammon.bearoff`, as :func:`eval_after_move` does).
 
@@ -41,8 +43,7 @@ import numpy as np
 from numba import njit
 
 from playout.backgammon.bearoff import DB_LEN
-from playout.backgammon.board import is_race
-from playout.backgammon.classes import is_bearoff
+from playout.backgammon.classes import contact_crashed, is_bearoff, net_index
 from playout.backgammon.evaluators import eval_after_move
 from playout.backgammon.features import contact_inputs, escape_inputs, shot_inputs
 from playout.backgammon.moves import _can_move, _do_h, _hash, _undo
@@ -102,8 +103,8 @@ def new_workspace(W2, db=None):
     else:
         bo = db
     H = W2.shape[1]
-    W2T = np.empty((2, 5, H))
-    for m in range(2):
+    W2T = np.empty((W2.shape[0], 5, H))
+    for m in range(W2.shape[0]):
         for k in range(5):
             for j in range(H):
                 W2T[m, k, j] = W2[m, j, k]
@@ -118,7 +119,7 @@ def new_workspace(W2, db=None):
 def refresh_workspace(ws, W2):
     """Copy output weights ``W2`` into the workspace's transposed copy (after training steps)."""
     W2T = ws[13]
-    for m in range(2):
+    for m in range(W2.shape[0]):
         for k in range(5):
             for j in range(W2.shape[1]):
                 W2T[m, k, j] = W2[m, j, k]
@@ -225,8 +226,8 @@ def _eval_leaf(acc, lv, made, ctx, W1, W2T, b2, hid, raw, probs, j, w, fb, x):
     H = acc.shape[1]
     for k in range(H):
         hid[k] = acc[lv, k] + dh * W1[net, _MY_HOME, k] + dr * W1[net, _MY_RUN, k]
-    if net == 0 and W1.shape[1] > N_BASE_INPUTS:
-        # (in a race no blot can be hit: the shot inputs stay 0, as at the base)
+    if net != 1 and W1.shape[1] > N_BASE_INPUTS:
+        # (contact or crashed; in a race no blot can be hit: the shot inputs stay 0, as at the base)
         shot_inputs(w, x, N_BASE_INPUTS, True)
         for i in range(4):
             d = x[N_BASE_INPUTS + i] - fb[i]
@@ -312,10 +313,13 @@ def _new_leaf(w, z, slot, lv, acc, st, ctx, rec, W1, b1, W2, b2, W2T, table, has
     for lo in range(1, lv + 1):
         if rec[lo, 4] == 0:
             _step(W1, net, acc, st, rec, lo)
-    if (st[lv, 0] == 15 or (net == 0 and _leaf_is_race(w, ctx[3]))
+    if (st[lv, 0] == 15
+            or (net != 1 and (_leaf_is_race(w, ctx[3])
+                              or (W1.shape[0] > 2 and contact_crashed(w) != (net == 2))))
             or (net == 1 and db.shape[0] == DB_LEN and is_bearoff(w))):
-        # game over, contact broken or a pure bear-off: the exact result / the race net in
-        # full / the bear-off database (eval_after_move looks a bear-off up in db, if given)
+        # game over, contact broken, a contact <-> crashed change (three-slice nets) or a pure
+        # bear-off: the exact result / the leaf's own net in full (the accumulator holds the
+        # base's sums) / the bear-off database (eval_after_move looks a bear-off up in db)
         eval_after_move(np.int64(0), W1, b1, W2, b2, db, x, w, x, hid, raw, raw)
         for k in range(5):
             probs[j, k] = raw[k]
@@ -484,7 +488,7 @@ def _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x):
     n = min(x.shape[0], W1.shape[1])
     encode_flipped(board, x[:n])
     x[n:] = 0.0
-    net = 1 if is_race(board) else 0
+    net = net_index(W1, board)
     H = acc.shape[1]
     for j in range(H):
         acc[0, j] = b1[net, j]

@@ -41,8 +41,13 @@ the rest of gnubg's contact-net inputs (``eval.c``, ``CalculateHalfInputs``):
 A network saved with the 202, 206 or 218 inputs of earlier versions loads with
 zero weights for the inputs it lacks, so its outputs are unchanged.
 
-Weights are arrays ``W1[2, I, H]``, ``b1[2, H]``, ``W2[2, H, 5]``, ``b2[2, 5]``
-(index 0 contact, 1 race) stored in ``.npz`` files and loaded with
+Weights are arrays ``W1[S, I, H]``, ``b1[S, H]``, ``W2[S, H, 5]``, ``b2[S, 5]``
+with S = 2 slices (index 0 contact, 1 race) or 3 (2 = crashed: a contact position in
+which a side is crashed, :func:`playout.backgammon.classes.is_crashed`, gnubg's separate
+crashed net); :func:`playout.backgammon.classes.net_index` picks the slice in every
+kernel.  :func:`combine_crashed` (``scripts/bg_combine_crashed.py``) builds a three-slice
+file from a general net and a crashed specialist.  TD training (:func:`td_train`) and
+supervised training use two slices.  Files are ``.npz`` loaded with
 ``allow_pickle=False``.  Inference is sparse over the inputs (most are 0).
 """
 
@@ -58,6 +63,7 @@ from playout.backgammon.board import (
     is_race,
     opening_roll,
 )
+from playout.backgammon.classes import net_index
 from playout.backgammon.features import (
     N_CONTACT_SIDE,
     N_ESCAPE_SIDE,
@@ -228,7 +234,7 @@ def evaluate_one(W1, b1, W2, b2, b, x, h, out):
         terminal_probs(r, out)
         return
     encode(b, x)
-    forward(W1, b1, W2, b2, 1 if is_race(b) else 0, x, h, out)
+    forward(W1, b1, W2, b2, net_index(W1, b), x, h, out)
     sanitize(out)
 
 
@@ -485,11 +491,38 @@ def load_weights(path):
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(f"{path}: not a playout network file ({exc})") from None
     W1 = pad_inputs(W1)
-    if W1.shape[1] != N_INPUTS or W2.shape[2] != N_OUT:
-        raise ValueError(f"{path}: weights have {W1.shape[1]} inputs / {W2.shape[2]} outputs, "
+    if W1.ndim != 3 or W1.shape[1] != N_INPUTS or W2.ndim != 3 or W2.shape[2] != N_OUT:
+        raise ValueError(f"{path}: weights have {W1.shape[1:2]} inputs / {W2.shape[2:]} outputs, "
                          f"expected {N_INPUTS} / {N_OUT}")
+    S, H = W1.shape[0], W1.shape[2]
+    if S not in (2, 3) or b1.shape != (S, H) or W2.shape != (S, H, N_OUT) or b2.shape != (S, N_OUT):
+        raise ValueError(f"{path}: W1 {W1.shape}, b1 {b1.shape}, W2 {W2.shape}, b2 {b2.shape}: "
+                         f"expected 2 or 3 slices (contact, race[, crashed]) of one hidden size")
     return W1, b1, W2, b2, meta
 
 
+def combine_crashed(general, crashed, out, slot: int = 0) -> None:
+    """Write ``out``: the contact and race slices of network file ``general`` plus slice ``slot``
+    (default 0, the contact net a crashed specialist was trained as) of ``crashed`` as the third,
+    crashed slice (:func:`playout.backgammon.classes.net_index`).  Both files load through
+    :func:`load_weights` (older input counts padded); their hidden sizes must agree.  The
+    metadata records both sources.  Errors: ``ValueError`` naming the file."""
+    import json
+
+    W1, b1, W2, b2, _ = load_weights(general)
+    C1, c1, C2, c2, _ = load_weights(crashed)
+    if not 0 <= slot < C1.shape[0]:
+        raise ValueError(f"{crashed}: no slice {slot} (it has {C1.shape[0]})")
+    if C1.shape[2] != W1.shape[2]:
+        raise ValueError(f"{crashed}: {C1.shape[2]} hidden units, {general} has {W1.shape[2]}: "
+                         f"the slices of one file share a hidden size")
+    save_weights(out, np.concatenate([W1[:2], C1[slot:slot + 1]]),
+                 np.concatenate([b1[:2], c1[slot:slot + 1]]),
+                 np.concatenate([W2[:2], C2[slot:slot + 1]]),
+                 np.concatenate([b2[:2], c2[slot:slot + 1]]),
+                 kind="combined", sources=json.dumps({"contact": str(general), "race": str(general),
+                                                      "crashed": f"{crashed}[{slot}]"}))
+
+
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
-flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "features.py"))
+flush_stale_caches(globals(), siblings(__file__, "board.py", "moves.py", "features.py", "classes.py"))
