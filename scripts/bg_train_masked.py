@@ -10,7 +10,8 @@ opponent's; 12..24 the side to act's timing inputs, 25..37 the opponent's,
 encoded data are set to 0, so their weights get no gradient and stay at the initial network's
 (0 for a 206- or 218-input network, which :func:`playout.backgammon.net.load_weights` pads).
 ``--keep ""`` switches all 38 off; ``--keep 0,1,2,3,4,5,6,7,8,9,10,11`` is the 218-input
-control of the timing inputs, trained with the present code.  Otherwise the training of ``playout bg train`` (seed 1,
+control of the timing inputs, trained with the present code.  ``--family`` and ``--net`` as for
+``playout bg train`` (a specialist: e.g. ``--family crashed --net contact``).  Otherwise the training of ``playout bg train`` (seed 1,
 batch 64, consistency 1, boards of reference set A left out).  Prints its JSON summary.
 """
 
@@ -37,17 +38,26 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--lr-decay", type=float, default=0.95)
+    ap.add_argument("--family", help="train only on this family's rows (as bg train --family)")
+    ap.add_argument("--net", choices=("both", "contact", "race"), default="both")
     a = ap.parse_args()
     keep = {int(c) for c in a.keep.split(",") if c.strip()}
     if not keep <= set(range(N_INPUTS - N_SHOT_INPUTS)):
         ap.error(f"--keep: offsets are 0..{N_INPUTS - N_SHOT_INPUTS - 1}, got {sorted(keep)}")
     try:
-        ds = S.prepare(D.load([Path(p) for p in a.data]), S.benchmark_keys(a.exclude_ref))
+        rows = D.load([Path(p) for p in a.data])
+        if a.family:
+            from playout.backgammon.families import in_family
+
+            rows = {k: r for k, r in rows.items()
+                    if r.get("family") == a.family or in_family(a.family, r["board"])}
+        ds = S.prepare(rows, S.benchmark_keys(a.exclude_ref))
         for i in range(N_SHOT_INPUTS, N_INPUTS):
             if i - N_SHOT_INPUTS not in keep:
                 ds.X[:, i] = 0.0
         summary = S.train(ds, a.out, init=a.init, epochs=a.epochs, seed=1, hidden=None, lr=a.lr,
-                          lr_decay=a.lr_decay, batch=64, consistency=1.0, l2=0.0, nets=(0, 1),
+                          lr_decay=a.lr_decay, batch=64, consistency=1.0, l2=0.0,
+                          nets={"both": (0, 1), "contact": (0,), "race": (1,)}[a.net],
                           max_minutes=None, png=None, progress=True)
     except (D.DataError, S.TrainError) as exc:
         raise SystemExit(str(exc)) from None
