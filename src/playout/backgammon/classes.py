@@ -64,10 +64,22 @@ CRASHED_CHECKERS = 6
 
 
 @njit(cache=True, inline="always")
+def _crashed_rule(tot, n1, n2):
+    """gnubg's test (:func:`crashed_side`) on a side's checkers in play ``tot`` and its stacks on
+    its 1- / 2-point ``n1`` / ``n2``."""
+    N = CRASHED_CHECKERS
+    if tot <= N:
+        return True
+    if n1 > 1:
+        return tot <= N + n1 or (n2 > 1 and 1 + tot - n1 - n2 <= N)
+    return tot <= N + n2 - 1
+
+
+@njit(cache=True, inline="always")
 def _side_crashed(board, sign):
     """:func:`crashed_side` of the ``sign`` side (+1 the positive checkers, -1 the negative ones,
     read as from their own view: bar ``board[0]``, 1-point ``board[24]``) of a contact board;
-    nothing allocated (the kernels call it per evaluation)."""
+    nothing allocated."""
     tot = int(board[25]) if sign > 0 else int(board[0])
     for p in range(1, 25):
         v = int(board[p]) * sign
@@ -75,12 +87,7 @@ def _side_crashed(board, sign):
             tot += v
     n1 = max(int(board[1 if sign > 0 else 24]) * sign, 0)
     n2 = max(int(board[2 if sign > 0 else 23]) * sign, 0)
-    N = CRASHED_CHECKERS
-    if tot <= N:
-        return True
-    if n1 > 1:
-        return tot <= N + n1 or (n2 > 1 and 1 + tot - n1 - n2 <= N)
-    return tot <= N + n2 - 1
+    return _crashed_rule(tot, n1, n2)
 
 
 @njit(cache=True)
@@ -101,7 +108,24 @@ def is_crashed(board):
     (:func:`crashed_side`; gnubg's ``CLASS_CRASHED``).  Same answer for a board and its flip."""
     if is_race(board):
         return False
-    return _side_crashed(board, 1) or _side_crashed(board, -1)
+    return contact_crashed(board)
+
+
+@njit(cache=True, inline="always")
+def contact_crashed(board):
+    """:func:`is_crashed` of a board known to be a contact position (no race test): both sides'
+    checkers in play counted in one pass over the board, nothing allocated (the kernels call
+    it per evaluation with a three-slice network)."""
+    tp = int(board[25])
+    tn = int(board[0])
+    for p in range(1, 25):
+        v = int(board[p])
+        if v > 0:
+            tp += v
+        else:
+            tn -= v
+    return (_crashed_rule(tp, max(int(board[1]), 0), max(int(board[2]), 0))
+            or _crashed_rule(tn, max(-int(board[24]), 0), max(-int(board[23]), 0)))
 
 
 #: the slices of a network file (``W1[k]``, :mod:`playout.backgammon.net`)
@@ -119,15 +143,9 @@ def net_index(W1, board):
     crashed test."""
     if is_race(board):
         return 1
-    if W1.shape[0] > 2 and (_side_crashed(board, 1) or _side_crashed(board, -1)):
+    if W1.shape[0] > 2 and contact_crashed(board):
         return 2
     return 0
-
-
-@njit(cache=True, inline="always")
-def contact_crashed(board):
-    """:func:`is_crashed` of a board known to be a contact position (no race test)."""
-    return _side_crashed(board, 1) or _side_crashed(board, -1)
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
