@@ -48,13 +48,13 @@ def _net_with_crashed_slice() -> NeuralNet:
     """The shipped net plus a third, *crashed* slice (:func:`playout.backgammon.classes.net_index`):
     its contact slice with random noise on every weight, the 244 inputs included (so the
     crashed slice weighs the blockade and timing inputs the 218-input contact slice does not)."""
-    base = NeuralNet()
+    base = NeuralNet()  # (its contact and race slices; a shipped crashed slice is replaced)
     rng = np.random.default_rng(11)
-    W1 = pad_inputs(base.W1)
+    W1 = pad_inputs(base.W1)[:2]
     W1 = np.concatenate([W1, W1[:1] + rng.normal(0, 0.3, size=W1[:1].shape)])
-    b1 = np.concatenate([base.b1, base.b1[:1] + rng.normal(0, 0.3, size=base.b1[:1].shape)])
-    W2 = np.concatenate([base.W2, base.W2[:1] + rng.normal(0, 0.3, size=base.W2[:1].shape)])
-    b2 = np.concatenate([base.b2, base.b2[:1]])
+    b1 = np.concatenate([base.b1[:2], base.b1[:1] + rng.normal(0, 0.3, size=base.b1[:1].shape)])
+    W2 = np.concatenate([base.W2[:2], base.W2[:1] + rng.normal(0, 0.3, size=base.W2[:1].shape)])
+    b2 = np.concatenate([base.b2[:2], base.b2[:1]])
     return NeuralNet.from_arrays(W1, b1, W2, b2, name="crashed-slice")
 
 
@@ -106,7 +106,8 @@ def test_two_slice_evaluation_is_unchanged_and_the_crashed_slice_answers_crashed
     from playout.backgammon.net import encode, forward, sanitize
 
     three = _net_with_crashed_slice()
-    two = NeuralNet()
+    base = NeuralNet()  # its contact and race slices: a two-slice net
+    two = NeuralNet.from_arrays(base.W1[:2], base.b1[:2], base.W2[:2], base.b2[:2], name="two")
     boards = np.array(random_game_boards(np.random.default_rng(3), 20), dtype=np.int8)
     p3, p2 = three.evaluate(boards), two.evaluate(boards)
     W1 = pad_inputs(two.W1)
