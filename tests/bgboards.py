@@ -34,3 +34,21 @@ def random_game_boards(rng, games: int) -> list[np.ndarray]:
             b = flip(m)
             boards.append(b)
     return boards
+
+
+def assert_evaluates_as_prefix(got, boards, W1c, b1, W2, b2):
+    """``got[i]`` (a loaded network's outputs on ``boards[i]``) equals the forward pass of the
+    weights ``W1c`` (the first ``W1c.shape[1]`` inputs of the full encoding) -- exactly: a
+    network saved with fewer inputs, padded with zero rows on load, gives the same outputs."""
+    from playout.backgammon.board import is_race
+    from playout.backgammon.net import N_INPUTS, encode, forward, sanitize
+
+    cut = W1c.shape[1]
+    x, xo = np.zeros(N_INPUTS), np.zeros(cut)
+    h, o = np.zeros(b1.shape[1]), np.zeros(5)
+    for i, b in enumerate(boards):
+        encode(b, x)
+        xo[:] = x[:cut]
+        forward(W1c, b1, W2, b2, 1 if is_race(b) else 0, xo, h, o)
+        sanitize(o)
+        np.testing.assert_array_equal(got[i], o)

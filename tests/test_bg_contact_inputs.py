@@ -11,7 +11,7 @@ from playout.backgammon.board import STARTING_BOARD, flip
 from playout.backgammon.features import ESC, ESC1, N_CONTACT_SIDE
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.net import N_ESC_INPUTS, N_INPUTS, N_SHOT_INPUTS, encode, encode_flipped, pad_inputs
-from bgboards import points_board, random_game_boards
+from bgboards import assert_evaluates_as_prefix, points_board, random_game_boards
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
 DATA = Path(__file__).resolve().parents[1] / "src" / "playout" / "backgammon" / "data"
@@ -236,9 +236,8 @@ def test_the_two_views_of_one_position():
 def test_networks_saved_before_the_timing_inputs_give_the_same_outputs(name):
     """A 218-input file (and a 206-input one) loads with zero rows for the timing inputs: its
     outputs equal the forward pass over its own inputs only, exactly."""
-    from playout.backgammon.board import is_race
     from playout.backgammon.evaluators import NeuralNet
-    from playout.backgammon.net import forward, load_weights, sanitize
+    from playout.backgammon.net import load_weights
 
     with np.load(DATA / name) as z:
         W1o, b1, W2, b2 = (np.ascontiguousarray(z[k], dtype=np.float64) for k in ("W1", "b1", "W2", "b2"))
@@ -248,14 +247,7 @@ def test_networks_saved_before_the_timing_inputs_give_the_same_outputs(name):
     assert W1.shape[1] == N_INPUTS and not W1[:, cut:].any()
     boards = np.array([board_from_position_id(p) for p in IDS[::40]], dtype=np.int8)
     got = NeuralNet(DATA / name, bearoff=False).evaluate(boards)
-    x, xo = np.zeros(N_INPUTS), np.zeros(cut)
-    h, o = np.zeros(b1.shape[1]), np.zeros(5)
-    for i, b in enumerate(boards):
-        encode(b, x)
-        xo[:] = x[:cut]
-        forward(W1o, b1, W2, b2, 1 if is_race(b) else 0, xo, h, o)
-        sanitize(o)
-        np.testing.assert_array_equal(got[i], o)
+    assert_evaluates_as_prefix(got, boards, W1o, b1, W2, b2)
 
 
 def test_incremental_values_with_weights_on_the_timing_inputs_only():

@@ -10,7 +10,7 @@ from playout.backgammon.board import STARTING_BOARD, flip
 from playout.backgammon.features import ESC, N_ESCAPE_SIDE
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.net import N_ESC_INPUTS, N_INPUTS, N_SHOT_INPUTS, encode, encode_flipped
-from bgboards import points_board, random_game_boards
+from bgboards import assert_evaluates_as_prefix, points_board, random_game_boards
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backgammon"
 DATA = Path(__file__).resolve().parents[1] / "src" / "playout" / "backgammon" / "data"
@@ -124,9 +124,8 @@ def test_inputs_equal_the_definitions_on_real_and_random_positions():
 def test_networks_saved_before_the_new_inputs_give_the_same_outputs(name):
     """A 206-input file (and a 202-input one cut from it) loads with zero rows for the inputs it
     lacks: its outputs equal the forward pass over its own inputs only, exactly."""
-    from playout.backgammon.board import is_race
     from playout.backgammon.evaluators import NeuralNet
-    from playout.backgammon.net import forward, load_weights, sanitize
+    from playout.backgammon.net import load_weights
 
     with np.load(DATA / name) as z:
         W1o, b1, W2, b2 = (np.ascontiguousarray(z[k], dtype=np.float64) for k in ("W1", "b1", "W2", "b2"))
@@ -138,14 +137,7 @@ def test_networks_saved_before_the_new_inputs_give_the_same_outputs(name):
     for cut in (N_SHOT_INPUTS, 202):
         W1c = np.ascontiguousarray(W1o[:, :cut])
         got = NeuralNet.from_arrays(W1c, b1, W2, b2, bearoff=False).evaluate(boards)
-        x, xo = np.zeros(N_INPUTS), np.zeros(cut)
-        h, o = np.zeros(b1.shape[1]), np.zeros(5)
-        for i, b in enumerate(boards):
-            encode(b, x)
-            xo[:] = x[:cut]
-            forward(W1c, b1, W2, b2, 1 if is_race(b) else 0, xo, h, o)
-            sanitize(o)
-            np.testing.assert_array_equal(got[i], o)
+        assert_evaluates_as_prefix(got, boards, W1c, b1, W2, b2)
 
 
 def test_shipped_blockade_net_incremental_equals_full_evaluation():

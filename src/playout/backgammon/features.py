@@ -372,18 +372,21 @@ def shot_inputs(b, x, base, flipped):
 # the twelve points in front of it matter (the sum of two dice is at most 12; doubles are treated
 # the same way, three and four steps not counted, as gnubg does).
 
-def _escape_table():
+def _escape_table(past_nearest=False):
     """``ESC[m]``, m a 12-bit mask (bit j = the point j + 1 pips in front is blocked): the
-    rolls out of 36 on which a checker moves both dice past open points (see above)."""
+    rolls out of 36 on which a checker moves both dice past open points (see above).  With
+    ``past_nearest`` only the rolls that also carry it past the nearest blocked point count (0
+    when nothing blocks it): gnubg's ``Escapes1``, behind ``I_BACKRESCAPES`` (:data:`ESC1`)."""
     t = np.zeros(4096, dtype=np.int64)
-    for m in range(4096):
+    for m in range(1 if past_nearest else 0, 4096):
+        low = (m & -m).bit_length() if past_nearest else 0  # pips to the nearest blocked point
         n = 0
         for a in range(1, 7):
             for c in range(1, 7):  # ordered rolls: a non-double counts twice
                 land = (m >> (a + c - 1)) & 1
                 via_a = (m >> (a - 1)) & 1
                 via_c = (m >> (c - 1)) & 1
-                if not land and not (via_a and via_c):
+                if a + c > low and not land and not (via_a and via_c):
                     n += 1
         t[m] = n
     return t
@@ -494,25 +497,8 @@ def escape_inputs(b, x, base, flipped):
 # checker of its opponent ``O``.  gnubg's weights were trained on these exact formulas, quirks
 # included (noted where they look odd), so they are kept as they are.
 
-def _escape1_table():
-    """``ESC1[m]`` (m as in :data:`ESC`): the rolls of :data:`ESC` that also carry the checker past
-    the nearest blocked point in front of it (0 when nothing blocks it) -- gnubg's ``Escapes1``,
-    behind ``I_BACKRESCAPES``."""
-    t = np.zeros(4096, dtype=np.int64)
-    for m in range(1, 4096):
-        low = (m & -m).bit_length()  # pips to the nearest blocked point
-        n = 0
-        for a in range(1, 7):
-            for c in range(1, 7):
-                land = (m >> (a + c - 1)) & 1
-                if a + c > low and not land and not ((m >> (a - 1)) & 1 and (m >> (c - 1)) & 1):
-                    n += 1
-        t[m] = n
-    return t
-
-
 #: rolls of 36 that let a checker escape past the nearest blocked point (``I_BACKRESCAPES``)
-ESC1 = _escape1_table()
+ESC1 = _escape_table(past_nearest=True)
 #: inputs per side (:func:`contact_inputs`)
 N_CONTACT_SIDE = 13
 _INV6 = 1.0 / 6.0
