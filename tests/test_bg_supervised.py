@@ -170,6 +170,26 @@ def test_widen_keeps_the_outputs(tiny):
         S.widen(params, 40, 1)
 
 
+def test_the_shipped_three_slice_network_widens_and_trains(tiny, tmp_path):
+    """The default network has a third, crashed slice (classes.net_index): widening keeps every
+    slice's outputs, and training from it (the default --init) fits the contact slice and writes
+    the crashed slice back unchanged."""
+    from playout.backgammon.evaluators import DEFAULT_NET
+
+    params = N.load_weights(DEFAULT_NET)[:4]
+    assert params[0].shape[0] == 3
+    wide = S.widen(params, 160, 1)
+    assert wide[0].shape == (3, N.N_INPUTS, 160) and wide[2].shape == (3, 160, 5)
+    for k in range(3):
+        assert np.allclose(S.forward(wide, k, tiny.X)[1], S.forward(params, k, tiny.X)[1], atol=1e-12)
+    _run(tiny, tmp_path / "three.npz", init=str(DEFAULT_NET), epochs=1, lr=0.01)
+    best = N.load_weights(tmp_path / "three.npz")  # the best held-out epoch
+    last = _arrays(S.ckpt_path(tmp_path / "three.npz"))  # the last epoch's weights
+    for W1, W2 in ((best[0], best[2]), (last["W1"], last["W2"])):
+        assert W1.shape[0] == 3 and np.array_equal(W1[2], params[0][2]) and np.array_equal(W2[2], params[2][2])
+    assert not np.array_equal(last["W1"][0], params[0][0])
+
+
 @pytest.mark.skipif(not (REF_A / "rollout.jsonl").exists(), reason="shared reference A not present")
 def test_benchmark_boards_are_left_out():
     keys = S.benchmark_keys(REF_A)

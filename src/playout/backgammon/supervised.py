@@ -265,9 +265,10 @@ def widen(params, hidden: int, seed: int):
                          "(a network can be widened, not narrowed)")
     rng = np.random.default_rng([seed, 7])
     extra = hidden - H
-    W1 = np.concatenate([W1, rng.uniform(-0.1, 0.1, (2, W1.shape[1], extra))], axis=2)
-    b1 = np.concatenate([b1, np.zeros((2, extra))], axis=1)
-    W2 = np.concatenate([W2, np.zeros((2, extra, W2.shape[2]))], axis=1)
+    S = W1.shape[0]  # slices: contact, race (and crashed)
+    W1 = np.concatenate([W1, rng.uniform(-0.1, 0.1, (S, W1.shape[1], extra))], axis=2)
+    b1 = np.concatenate([b1, np.zeros((S, extra))], axis=1)
+    W2 = np.concatenate([W2, np.zeros((S, extra, W2.shape[2]))], axis=1)
     return W1, b1, W2, b2
 
 
