@@ -75,21 +75,6 @@ def _crashed_rule(tot, n1, n2):
     return tot <= N + n2 - 1
 
 
-@njit(cache=True, inline="always")
-def _side_crashed(board, sign):
-    """:func:`crashed_side` of the ``sign`` side (+1 the positive checkers, -1 the negative ones,
-    read as from their own view: bar ``board[0]``, 1-point ``board[24]``) of a contact board;
-    nothing allocated."""
-    tot = int(board[25]) if sign > 0 else int(board[0])
-    for p in range(1, 25):
-        v = int(board[p]) * sign
-        if v > 0:
-            tot += v
-    n1 = max(int(board[1 if sign > 0 else 24]) * sign, 0)
-    n2 = max(int(board[2 if sign > 0 else 23]) * sign, 0)
-    return _crashed_rule(tot, n1, n2)
-
-
 @njit(cache=True)
 def crashed_side(board):
     """True when the positive side of contact board26 ``board`` is *crashed*, by gnubg 1.07's
@@ -99,7 +84,11 @@ def crashed_side(board):
     ``tot <= N + n2 - 1``.  Race boards (no contact) are never crashed."""
     if is_race(board):
         return False
-    return _side_crashed(board, 1)
+    tot = int(board[25])
+    for p in range(1, 25):
+        if board[p] > 0:
+            tot += int(board[p])
+    return _crashed_rule(tot, max(int(board[1]), 0), max(int(board[2]), 0))
 
 
 @njit(cache=True)
@@ -142,10 +131,10 @@ def net_index(W1, board):
     ``CLASS_CRASHED`` net), else :data:`NET_CONTACT`.  A two-slice file never pays the
     crashed test."""
     if is_race(board):
-        return 1
+        return NET_RACE
     if W1.shape[0] > 2 and contact_crashed(board):
-        return 2
-    return 0
+        return NET_CRASHED
+    return NET_CONTACT
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
