@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from playout.go.board import Board, point_to_gtp
-from playout.go.playout import PlayoutState
+from playout.go.playout import PlayoutState, lgrf_table
 from playout.go.rulesets import SITUATIONAL
 from playout.go.rules import (
     BLACK,
@@ -238,6 +238,10 @@ class Player:
             :func:`playout.go.tactics.tactical_rate`); 0 = off, 2 = with ladders read.
         reply: percent of playout moves that answer an atari of the previous move first
             (:func:`playout.go.playout.atari_reply`); 0 = off.
+        lgrf: last-good-reply playouts with forgetting (Baier & Drake 2010): 0 = off, 1 =
+            LGRF-1, 2 = LGRF-2 (:func:`playout.go.playout.lgrf_move`).  Each tree has its own
+            reply table, emptied at the start of every search (:meth:`analyze`: each
+            ``genmove``); replies are not kept from one move to the next.
     """
 
     def __init__(self, table: Table | None = None, playouts: int | None = 10000,
@@ -245,7 +249,7 @@ class Player:
                  seed: int = 1, capacity: int | None = None, expand_after: int = 2,
                  reuse: bool = True, rave_k: float = RAVE_K, transpositions: bool = True,
                  settle_margin: float | None = SETTLE_MARGIN, tactics: int = 0,
-                 reply: int = 0):
+                 reply: int = 0, lgrf: int = 0):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.playouts = playouts
         self.seconds = seconds
@@ -258,6 +262,9 @@ class Player:
         self.settle_margin = settle_margin
         self.tactics = int(tactics)
         self.reply = int(reply)
+        if int(lgrf) not in (0, 1, 2):
+            raise ValueError(f"lgrf must be 0, 1 or 2, not {lgrf}")
+        self.lgrf = int(lgrf)
         self.reuse = reuse
         self.capacity = capacity or 1_500_000 // self.threads
         self.trees = [Tree(self.capacity) for _ in range(self.threads)]
@@ -326,6 +333,7 @@ class Player:
         size = board.S.shape[1]
         self.owner = np.zeros(size, np.int64)
         owners = [np.zeros(size, np.int64) for _ in self.trees]
+        replies = [lgrf_table(size) for _ in self.trees]  # LGRF: fresh for every search
         max_moves = int(board.meta[M_MOVES]) + 3 * board.size * board.size + 100
         komi = float(board.komi)
         t0 = time.time()
@@ -358,7 +366,7 @@ class Player:
                              self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,
                              (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
                              self.rave_k, self.transpositions, situational, self.tactics,
-                             self.reply)
+                             self.reply, self.lgrf, replies[i])
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
@@ -479,7 +487,7 @@ class Player:
                    float(board.komi),
                    np.zeros(0, np.int64), self.owner, int(board.meta[M_MOVES]) + 3 * board.size ** 2,
                    10**9, self.seed, float(RAVE_K), True, False, self.tactics,
-                   self.reply)  # every argument, as genmove passes them: numba compiles one
+                   self.reply, self.lgrf, lgrf_table(board.S.shape[1]))  # every argument, as genmove passes them: numba compiles one
             # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)

@@ -67,6 +67,7 @@ from playout.go.rules import (
     M_INVW,
     M_KO,
     M_LAST,
+    M_LAST2,
     M_MOVES,
     M_NCAP,
     M_NEARGEN,
@@ -93,7 +94,9 @@ from playout.go.rules import (
 )
 from playout.go.samplers import (
     _first_liberty,
+    exact_value,
     init_atari,
+    light_value,
     note_atari,
     sample_far_light,
     sample_light,
@@ -431,11 +434,94 @@ def atari_reply(S, B, c):
 
 
 @njit(cache=True, _nrt=False)
-def run_playout(S, B, T, movebuf, max_moves, reply=0):
+def policy_value(S, B, T, q, c):
+    """The playout policy's value of ``c`` (to move) at ``q``: 0 for a pass, an occupied, ko or
+    suicide point, or a move the pattern table never plays (e.g. filling an own eye); else its
+    value with the near bit as the policy sees it (light tables: :func:`light_value`; others
+    :func:`exact_value`, which equals the incremental rows and the far-light sampler's values).
+    A call, not inlined, so that the reply rules add no inlined copy of the value code."""
+    if q <= 0 or S[COLOR, q] != EMPTY or q == S[META, M_KO]:
+        return 0
+    if T[T_LIGHT] != 0:
+        return light_value(S, T, q, c)
+    o = c - 1
+    near = 1 if S[NEARM + o, q] == S[META, M_NEARGEN + o] else 0
+    return exact_value(S, B, T, q, c, near)
+
+
+@njit(cache=True, _nrt=False)
+def lgrf_move(S, B, T, LG, lgrf, c):
+    """The last-good-reply move of ``c`` (to move), or ``PASS`` for none (Baier & Drake 2010,
+    "The Power of Forgetting", IEEE TCIAIG 2(4): LGRF-1 / LGRF-2).
+
+    ``LG`` (int64, shape ``(2, n + 1, n)``, ``n`` = padded points ``S.shape[1]``, -1 = none):
+    ``LG[c - 1, p2, p1]`` is the stored reply of ``c`` to the moves ``p2``, ``p1`` (the last
+    two, ``S[META, M_LAST2]``, ``S[META, M_LAST]``; 0 = pass), ``LG[c - 1, n, p1]`` the reply
+    to ``p1`` alone.  With ``lgrf`` 2 the two-move reply is tried first, then (``lgrf`` >= 1)
+    the one-move reply; a reply is played only where :func:`policy_value` is positive (legal,
+    and a move the pattern policy itself could draw).  See :func:`lgrf_update`."""
+    p1 = S[META, M_LAST]
+    if p1 < 0:
+        return PASS
+    ci = c - 1
+    if lgrf >= 2:
+        p2 = S[META, M_LAST2]
+        if p2 >= 0:
+            m = LG[ci, p2, p1]
+            if m > 0 and policy_value(S, B, T, m, c) > 0:
+                return m
+    m = LG[ci, LG.shape[2], p1]
+    if m > 0 and policy_value(S, B, T, m, c) > 0:
+        return m
+    return PASS
+
+
+@njit(cache=True, _nrt=False)
+def lgrf_update(LG, seq, n, c0, winner):
+    """Learn and forget replies from one finished simulation (Baier & Drake 2010, LGRF).
+
+    ``seq[0]``, ``seq[1]``: the two moves before the simulation's first (the game's; -1 =
+    none, 0 = pass); ``seq[2:n]``: the simulation's moves (tree moves, then playout moves) as
+    points, 0 = pass, ``seq[2]`` by colour ``c0`` and alternating.  ``winner``: BLACK or
+    WHITE (a tie: do not call).  For each move ``m`` (not a pass) of colour ``c`` after
+    ``p2``, ``p1``: if ``c`` won, ``m`` becomes ``c``'s reply to ``p1`` and to ``(p2, p1)``
+    (``LG`` as in :func:`lgrf_move`); if ``c`` lost, a stored reply equal to ``m`` is deleted
+    (the forgetting); others are kept.  Later moves overwrite earlier ones."""
+    nn = LG.shape[2]
+    c = c0
+    for i in range(2, n):
+        m = seq[i]
+        p1 = seq[i - 1]
+        p2 = seq[i - 2]
+        if m > 0 and p1 >= 0:
+            ci = c - 1
+            if c == winner:
+                LG[ci, nn, p1] = m
+                if p2 >= 0:
+                    LG[ci, p2, p1] = m
+            else:
+                if LG[ci, nn, p1] == m:
+                    LG[ci, nn, p1] = -1
+                if p2 >= 0 and LG[ci, p2, p1] == m:
+                    LG[ci, p2, p1] = -1
+        c = 3 - c
+
+
+def lgrf_table(npoints: int) -> np.ndarray:
+    """An empty reply table for :func:`lgrf_move` / :func:`lgrf_update`: int64, shape
+    ``(2, npoints + 1, npoints)`` (``npoints`` = padded points, ``Board.S.shape[1]``), all -1."""
+    return np.full((2, npoints + 1, npoints), -1, np.int64)
+
+
+@njit(cache=True, _nrt=False)
+def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None):
     """Play to the end from the current (value-initialised) state; return moves played.
 
     ``reply`` (percent, 0 = off; far-light tables, GNU Go's databases): with this probability
     the move of :func:`atari_reply`, when there is one, is played instead of a drawn one.
+    ``lgrf`` (0 = off, 1, 2) with the reply table ``LG``: the move of :func:`lgrf_move`, when
+    there is one, is played before either (it draws no random number, so ``lgrf`` 0 plays
+    exactly the moves it played before).
 
     ``movebuf[i]`` is the point of move ``i`` (0 = pass), negated for White.  Stops after three
     consecutive passes or when ``S[META, M_MOVES]`` reaches ``max_moves``.  With a light or
@@ -453,13 +539,17 @@ def run_playout(S, B, T, movebuf, max_moves, reply=0):
     while S[META, M_MOVES] < max_moves:
         c = S[META, M_TOMOVE]
         ci = c - 1
+        p = PASS
+        if LG is not None:
+            if lgrf > 0:
+                p = lgrf_move(S, B, T, LG, lgrf, c)
         if light:
-            p = sample_light(S, T, c)
+            if p == PASS:
+                p = sample_light(S, T, c)
             passes = passes + 1 if p == PASS else 0
             play(S, B, p, c, False)
         elif far_light:
-            p = PASS
-            if reply > 0 and np.random.randint(0, 100) < reply:
+            if p == PASS and reply > 0 and np.random.randint(0, 100) < reply:
                 p = atari_reply(S, B, c)
             if p == PASS:
                 p, nat = sample_far_light(S, B, T, c, nat)
@@ -469,8 +559,9 @@ def run_playout(S, B, T, movebuf, max_moves, reply=0):
             if far_cap:
                 nat = note_atari(S, B, p, nat)
         else:
-            if S[META, M_TOT + ci] <= 0:
-                p = PASS
+            if p != PASS:
+                passes = 0
+            elif S[META, M_TOT + ci] <= 0:
                 passes += 1
             else:
                 p = sample_move(S, ci, W)

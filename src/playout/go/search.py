@@ -61,13 +61,15 @@ import math
 import numpy as np
 from numba import njit
 
-from playout.go.playout import play_update, playout_score, run_playout
+from playout.go.playout import lgrf_update, play_update, playout_score, run_playout
 from playout.go.rules import (
     BLACK,
     COLOR,
     EMPTY,
     M_HASH,
     M_KO,
+    M_LAST,
+    M_LAST2,
     M_N,
     M_NEMPTY,
     M_PASSES,
@@ -301,7 +303,8 @@ def _position_hash(S):
 
 @njit(cache=True, nogil=True)
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
-           rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0):
+           rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0, lgrf=0,
+           LG=None):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
@@ -313,7 +316,12 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     reached by different move orders (see the module docstring).  ``tactics``: tactical priors
     at expansion (:func:`tactical_rate`; 0 = off, 2 = with ladder reading).  ``reply``: the
     playouts' atari-answer rule, in percent (:func:`playout.go.playout.run_playout`; 0 = off).
-    Returns simulations done.
+    ``lgrf`` (0 = off, 1, 2) with ``LG`` (:func:`playout.go.playout.lgrf_table`): the playouts
+    play last good replies (:func:`playout.go.playout.lgrf_move`; the first playout move
+    replies to the last tree move, or to the game's last move), and after each simulation not
+    tied every move of the tree part and the playout teaches or forgets a reply
+    (:func:`playout.go.playout.lgrf_update`); ``LG`` keeps what it learnt (the caller decides
+    when to reset it).  Returns simulations done.
     """
     if seed >= 0:
         np.random.seed(seed)
@@ -327,6 +335,7 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     pown = np.zeros(1024, np.int64)
     tree_moves = np.zeros(1024, np.int64)
     movebuf = np.zeros(max_moves + 8, np.int64)
+    seq = np.zeros(max_moves + 1040, np.int64)  # LGRF: the simulation's moves
     amc = np.zeros(size, np.int64)
     amst = np.zeros(size, np.int64)
     stamp = 0
@@ -409,9 +418,18 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
         # instead of counting every stone as it stands
         if S[META, M_PASSES] >= 2:
             S[META, M_PASSES] = 0
-        n = run_playout(S, B, T, movebuf, max_moves, reply)
+        n = run_playout(S, B, T, movebuf, max_moves, reply, lgrf, LG)
         score = playout_score(S) - komi
         bw = black_result(score)
+        if LG is not None:
+            if lgrf > 0 and bw != 0.5:
+                seq[0] = S0[META, M_LAST2]
+                seq[1] = S0[META, M_LAST]
+                for d in range(1, depth + 1):
+                    seq[d + 1] = tree_moves[d]
+                for i in range(n):
+                    seq[depth + 2 + i] = abs(movebuf[i])
+                lgrf_update(LG, seq, depth + 2 + n, S0[META, M_TOMOVE], BLACK if bw > 0.5 else WHITE)
         # ownership at the root
         for r in range(N):
             for col in range(N):
