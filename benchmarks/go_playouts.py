@@ -10,7 +10,13 @@ without simulating), so start-up and the non-MC part of move generation cancel o
 from the same four-stone position is the like-for-like row ``4 stones``.  Targets (issue 4): >= 41,000
 light (uniform) playouts/s on 9x9 and >= 27,000/s with mogo_classic.
 
-Run: ``python benchmarks/go_playouts.py [--seconds 2] [--no-gnugo]``
+With ``--lgrf`` it also times whole simulations of the search (tree + playout, as GNU Go's MC
+``genmove`` counts them; process CPU time of ``Player.analyze`` at 5,000 simulations, the
+median of three searches, 9x9 from the four-stone and mid-game positions) without
+last-good-replies and with LGRF-1 and LGRF-2 (``playout gtp --lgrf``; the replies live only
+inside a search, so ``run_many`` cannot show them), against GNU Go's MC rate of the same run.
+
+Run: ``python benchmarks/go_playouts.py [--seconds 2] [--no-gnugo] [--lgrf]``
 """
 
 from __future__ import annotations
@@ -74,10 +80,27 @@ def gnugo_rate(db: str, g1: int = 2000, g2: int = 20000) -> float:
     return (g2 - g1) / max(t2 - t1, 1e-9)
 
 
+def search_rate(board: Board, db: str, lgrf: int, sims: int = 5000) -> float:
+    """Simulations per CPU second of one search of ``board`` (median of three seeds)."""
+    from playout.go.player import Player
+
+    table = load_table(db)
+    Player(table, playouts=64, seed=0, lgrf=lgrf).analyze(board)  # compile / warm up
+    rates = []
+    for seed in (1, 2, 3):
+        pl = Player(table, playouts=sims, seed=seed, lgrf=lgrf)
+        t0 = time.process_time()
+        info = pl.analyze(board)
+        rates.append(info.playouts / (time.process_time() - t0))
+    return sorted(rates)[1]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per measurement")
     ap.add_argument("--no-gnugo", action="store_true", help="skip GNU Go's rate")
+    ap.add_argument("--lgrf", action="store_true",
+                    help="also search simulations/s with --lgrf 0, 1, 2 (9x9)")
     args = ap.parse_args()
     four = Board(9)
     for m in FOUR:
@@ -109,6 +132,18 @@ def main() -> None:
     extra = f" (4 stones: {mogo4 / ref:.2f}x GNU Go's {ref:,.0f} in this run)" if ref else ""
     print(f"9x9 mogo_classic playouts: {mogo:,.0f}/s{extra} "
           f"(target 27,000: {'met' if mogo >= 27_000 else 'NOT met'})")
+    if args.lgrf:
+        print(f"\nsearch simulations/s (5,000 a search, median of 3), 9x9\n{'database':18s} "
+              f"{'start':>8s} {'lgrf 0':>9s} {'lgrf 1':>9s} {'lgrf 2':>9s} {'GNU Go MC/s':>12s} "
+              f"{'ratios 0/1/2':>17s}")
+        for db in ("montegnu_classic", "mogo_classic"):
+            for start in ("4 stones", "midgame"):
+                r = [search_rate(positions[9][start], db, k) for k in (0, 1, 2)]
+                ref = gg.get(db)
+                ref_s = f"{ref:12,.0f}" if ref else f"{'-':>12s}"
+                ratios = "/".join(f"{x / ref:.2f}" for x in r) if ref else "-"
+                print(f"{db:18s} {start:>8s} {r[0]:9,.0f} {r[1]:9,.0f} {r[2]:9,.0f} {ref_s} "
+                      f"{ratios:>17s}")
 
 
 if __name__ == "__main__":
