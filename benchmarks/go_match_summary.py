@@ -17,7 +17,14 @@ skipped) and prints one JSON object:
 * with ``--japanese``: ``japanese`` = A's score, rate and interval when every game that ended
   by two passes is scored again from its SGF record by GNU Go's default rules (Japanese:
   territory + captures, GTP ``final_score`` after ``loadsgf``), resignations unchanged. GNU Go
-  plays by those rules unless given ``--chinese-rules``, while the match referee counts area.
+  plays by those rules unless given ``--chinese-rules``, while the match referee counts area;
+* with ``--baseline OTHER.jsonl``: ``baseline_same_games`` = OTHER's A score and rate over the
+  game numbers both files finished (``play_match`` seeds game ``g`` the same way in every
+  match: ``{seed}`` = g + 1 for A, g + 1001 for B), this file's score over the same games, and
+  the paired difference per game with its 95 % half-width (1.96 standard errors of the mean
+  of the per-game differences).
+
+Files may be xz-compressed (``.xz``), as the match files under ``data/go/`` are.
 
 Run: ``python benchmarks/go_match_summary.py out/go-match-5000/ours-p5000-vs-gnugo-l10.jsonl
 --a-playouts 5000``
@@ -27,6 +34,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
+import math
 import sys
 from pathlib import Path
 
@@ -43,10 +52,14 @@ def japanese_winner(sgf_path: Path) -> str:
     return "draw" if res.strip() == "0" else res[0].upper()
 
 
-def summarise(path: Path, a_playouts: int | None = None, japanese: bool = False) -> dict:
-    """The summary above of the finished games in ``path`` (a JSONL match file)."""
+def _text(path: Path) -> str:
+    return lzma.decompress(path.read_bytes()).decode() if path.suffix == ".xz" else path.read_text()
+
+
+def finished(path: Path) -> list[dict]:
+    """The finished games of a match file (JSONL, or JSONL.xz), in file order."""
     recs = []
-    for lineno, line in enumerate(path.read_text().splitlines(), 1):
+    for lineno, line in enumerate(_text(path).splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -55,6 +68,35 @@ def summarise(path: Path, a_playouts: int | None = None, japanese: bool = False)
             raise SystemExit(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
         if not r.get("unfinished") and r.get("a_won") is not None:
             recs.append(r)
+    return recs
+
+
+def game_number(rec: dict) -> int:
+    """The game number ``g`` of a record (its key ends in ``-g``)."""
+    return int(str(rec["key"]).rsplit("-", 1)[1])
+
+
+def same_games(recs: list[dict], baseline: Path) -> dict:
+    """Scores of ``recs`` and of ``baseline``'s records over the game numbers both finished."""
+    base = {game_number(r): float(r["a_won"]) for r in finished(baseline)}
+    ours = {game_number(r): float(r["a_won"]) for r in recs}
+    common = sorted(set(base) & set(ours))
+    n = len(common)
+    d = [ours[g] - base[g] for g in common]
+    mean = sum(d) / max(n, 1)
+    var = sum((x - mean) ** 2 for x in d) / max(n - 1, 1)
+    return {"source": str(baseline), "games": n,
+            "a_score": sum(ours[g] for g in common), "baseline_a_score": sum(base[g] for g in common),
+            "a_rate": round(sum(ours[g] for g in common) / max(n, 1), 4),
+            "baseline_a_rate": round(sum(base[g] for g in common) / max(n, 1), 4),
+            "paired_difference": round(mean, 4),
+            "paired_halfwidth95": round(1.96 * math.sqrt(var / max(n, 1)), 4)}
+
+
+def summarise(path: Path, a_playouts: int | None = None, japanese: bool = False,
+              baseline: Path | None = None) -> dict:
+    """The summary above of the finished games in ``path`` (a JSONL match file)."""
+    recs = finished(path)
     n = len(recs)
     score = sum(float(r["a_won"]) for r in recs)
     lo, hi = wilson_interval(score, n)
@@ -103,6 +145,8 @@ def summarise(path: Path, a_playouts: int | None = None, japanese: bool = False)
         jlo, jhi = wilson_interval(jscore, n)
         out["japanese"] = {"a_score": jscore, "a_rate": round(jscore / max(n, 1), 4),
                            "wilson95": [round(jlo, 3), round(jhi, 3)]}
+    if baseline is not None:
+        out["baseline_same_games"] = same_games(recs, baseline)
     return out
 
 
@@ -113,10 +157,13 @@ def main() -> None:
                     help="A's playouts a move, to report the rate its genmove times imply")
     ap.add_argument("--japanese", action="store_true",
                     help="also score the games ended by passes by GNU Go's default rules")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="another match file (same seeds): its score on the same game numbers")
     args = ap.parse_args()
-    if not args.jsonl.is_file():
-        sys.exit(f"{args.jsonl}: no such match file")
-    print(json.dumps(summarise(args.jsonl, args.a_playouts, args.japanese), indent=1))
+    for p in (args.jsonl, args.baseline):
+        if p is not None and not p.is_file():
+            sys.exit(f"{p}: no such match file")
+    print(json.dumps(summarise(args.jsonl, args.a_playouts, args.japanese, args.baseline), indent=1))
 
 
 if __name__ == "__main__":
