@@ -90,7 +90,7 @@ def search_rate(board: Board, db: str, lgrf: int, sims: int = 5000) -> float:
     for seed in (1, 2, 3):
         pl = Player(table, playouts=sims, seed=seed, lgrf=lgrf)
         t0 = time.process_time()
-        info = pl.analyze(board)
+        info = pl.analyze(board, playouts=sims)
         rates.append(info.playouts / (time.process_time() - t0))
     return sorted(rates)[1]
 
