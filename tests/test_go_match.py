@@ -13,16 +13,20 @@ import pytest
 
 from playout.go.match import GtpClient, GtpError, play_match
 
-# A minimal GTP engine: passes at genmove (``hang`` as argv[1]: never answers genmove).
+# A minimal GTP engine: passes at genmove (``hang`` as argv[1]: never answers genmove; ``die``:
+# exits at genmove, as a segfaulting engine does; ``die SEED SEED'``: only when SEED == SEED').
 FAKE_ENGINE = r'''
 import sys, time
 hang = sys.argv[1:] == ["hang"]
+die = sys.argv[1:2] == ["die"] and (len(sys.argv) < 4 or sys.argv[2] == sys.argv[3])
 for line in sys.stdin:
     cmd = line.split()
     if not cmd:
         continue
     if cmd[0] == "genmove" and hang:
         time.sleep(1000)
+    if cmd[0] == "genmove" and die:
+        sys.exit(139)
     answer = {"genmove": "pass", "final_score": "W+7.0", "protocol_version": "2"}.get(cmd[0], "")
     sys.stdout.write(f"= {answer}\n\n")
     sys.stdout.flush()
@@ -160,3 +164,36 @@ def test_a_move_refused_as_illegal_voids_the_game_and_the_match_goes_on(tmp_path
     assert "RE[Void]" in sgf and "void: B's move 1" in sgf
     again = play_match(plain, refuser, 3, out, log=lambda *_: None, timeout=10, referee=plain)
     assert again == s and len(out.read_text().splitlines()) == 3  # voids are not replayed
+
+
+def test_on_failure_void_records_a_crashed_game_void_and_goes_on(tmp_path, fake):
+    # engine B dies in game 0 only (its seed there is 1001); game 1 is played and scored
+    out = tmp_path / "m.jsonl"
+    crashy = f"{fake} die 1001 {{seed}}"
+    logged = []
+    s = play_match(fake, crashy, 2, out, log=logged.append, timeout=10, referee=fake,
+                   on_failure="void")
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["key"] for x in recs] == ["A-vs-B-9-7.0-0", "A-vs-B-9-7.0-1"]
+    assert recs[0]["a_won"] is None and "unfinished" not in recs[0]
+    assert recs[0]["void"].startswith("engine failure: engine B: ")
+    assert logged[0].startswith("game 0: void (engine failure: engine B: ")
+    assert recs[1]["result"] == "W+7.0" and recs[1]["a_won"] is True  # A is White in game 1
+    assert s == {"games": 1, "a_wins": 1.0, "a_rate": 1.0, "wilson95": s["wilson95"], "void": 1}
+    sgf0 = (out.parent / recs[0]["sgf"]).read_text()
+    assert "RE[Void]" in sgf0 and "void: engine failure: engine B:" in sgf0
+    # a rerun (the command line) does not replay the void game: the same seeds would crash again
+    r, _, recs2 = _match(tmp_path, fake, crashy, "--timeout", "10", "--on-failure", "void")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout.strip().splitlines()[-1])["void"] == 1 and recs2 == recs
+
+
+def test_on_failure_void_still_stops_an_engine_that_always_fails(tmp_path, fake):
+    out = tmp_path / "m.jsonl"
+    with pytest.raises(GtpError, match=r"\(game 2 recorded as unfinished in .*; a rerun plays it "
+                                       r"again; 3 games in a row failed\)$"):
+        play_match(fake, f"{fake} die", 5, out, log=lambda *_: None, timeout=10, referee=fake,
+                   on_failure="void")
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [("void" in x, "unfinished" in x) for x in recs] == [(True, False), (True, False),
+                                                                (False, True)]

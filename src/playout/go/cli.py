@@ -250,8 +250,12 @@ def crosscheck(games, size, seed, rules, timeout):
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
               help="seconds an engine may take per answer, genmove included; past it (or on "
                    "an answer that is not GTP) the game is recorded unfinished and the match "
-                   "stops  [default: 300]")
-def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout):
+                   "stops (see --on-failure)  [default: 300]")
+@click.option("--on-failure", type=click.Choice(["stop", "void"]), default="stop", show_default=True,
+              help="When an engine dies, hangs or answers garbage mid-game: stop the match "
+                   "(a rerun replays that game) or record the game void and go on (3 failed "
+                   "games in a row still stop it).")
+def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout, on_failure):
     """Play ENGINE_A vs ENGINE_B (GTP command lines), colours alternated."""
     from playout.go.match import GtpError, MatchFileError, play_match
 
@@ -260,7 +264,8 @@ def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout
         raise UserError("--names needs two names separated by a comma")
     try:
         s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]),
-                       log=click.echo, transcript_path=transcript, timeout=timeout)
+                       log=click.echo, transcript_path=transcript, timeout=timeout,
+                       on_failure=on_failure)
     except (GtpError, MatchFileError) as exc:
         raise UserError(str(exc)) from None
     click.echo(json.dumps(s))

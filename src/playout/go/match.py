@@ -439,10 +439,14 @@ def _read_match(out: Path) -> dict[str, dict]:
     return done
 
 
+#: ``on_failure="void"`` stops the match after this many failed games in a row.
+MAX_FAILURES_IN_A_ROW = 3
+
+
 def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, size: int = 9,
                komi: float = 7.0, names: tuple[str, str] = ("A", "B"), log=print,
                transcript_path: str | Path | None = None, timeout: float | None = None,
-               referee: str | None = None) -> dict:
+               referee: str | None = None, on_failure: str = "stop") -> dict:
     """``games`` games, A Black in even games; each result appended to ``out_path`` (JSONL).
 
     A rerun reads ``out_path`` and plays only the missing games.  ``{seed}`` in an engine
@@ -460,8 +464,16 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
 
     Raises :class:`GtpError` when an engine hangs, answers garbage or dies: that game is first
     appended as unfinished (``"unfinished": "<the error>"``, its moves so far; a rerun plays it
-    again) and the message says so; the games after it are not played.
+    again) and the message says so; the games after it are not played.  With
+    ``on_failure="void"`` a game that fails once both engines have started is instead recorded
+    void (``"void": "engine failure: <the error>"``, not scored, not replayed: an engine that
+    crashes deterministically, as GNU Go 3.8 does in some 19x19 positions, would crash again on
+    the replay with the same seeds) and the match goes on; it still stops, with the error, after
+    :data:`MAX_FAILURES_IN_A_ROW` such games in a row (an engine that is broken, not unlucky).
     """
+    if on_failure not in ("stop", "void"):
+        raise ValueError(f"on_failure: {on_failure!r} (stop or void)")
+    failures = 0
     out = Path(out_path)
     done = _read_match(out)
     for g in range(games):
@@ -483,16 +495,26 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         except GtpError as exc:
             if exc.moves is None:  # an engine that cannot start: nothing was played
                 raise
+            failures += 1
+            void = on_failure == "void" and failures < MAX_FAILURES_IN_A_ROW
+            note = f"void: engine failure: {exc}" if void else f"unfinished: {exc}"
             sgf_rel = _write_game_sgf(out, key, size, komi, exc.moves, None, names, a_black,
-                                      exc.seconds, exc.programs, f"unfinished: {exc}")
+                                      exc.seconds, exc.programs, note)
             rec = {"key": key, "a_black": a_black, "a_won": None, "result": None,
-                   "unfinished": str(exc), "n_moves": len(exc.moves),
-                   "seconds": round(time.time() - t0, 1), "moves": exc.moves,
+                   "n_moves": len(exc.moves), "seconds": round(time.time() - t0, 1),
+                   "moves": exc.moves,
                    "seconds_per_move": [round(x, 3) for x in exc.seconds or []], "sgf": sgf_rel}
+            rec.update({"void": f"engine failure: {exc}"} if void else {"unfinished": str(exc)})
             with out.open("a") as f:
                 f.write(json.dumps(rec) + "\n")
+            if void:
+                done[key] = rec
+                log(f"game {g}: void (engine failure: {exc})")
+                continue
+            again = (f"; {failures} games in a row failed" if failures > 1 else "")
             raise GtpError(f"{exc} (game {g} recorded as unfinished in {out}; a rerun plays it "
-                           f"again)") from None
+                           f"again{again})") from None
+        failures = 0
         if tr is not None:
             write_transcript(transcript_path, tr, r, ea if a_black else eb, eb if a_black else ea)
             transcript_path = None
