@@ -3,7 +3,8 @@
 Usage: ``.venv/bin/python benchmarks/bg_choice_vs_gnubg.py [--judge PLY] [--seeds S,S...]
 [--family NAME] NET...`` (``net`` = the shipped default; others ``.npz`` paths; ``--family``
 keeps the decisions whose board is in a family of :mod:`playout.backgammon.families`, e.g.
-``crashed``, either side).
+``crashed``, either side; ``--side owner|opponent``: only the decisions of the side that owns
+the family's feature -- plays the back game, say -- or of the side facing it).
 
 Reference set A has 326 checker decisions, so two close networks' PR there differs by a few
 tenths of noise.  This judge is a larger, paired sample: every position of
@@ -30,7 +31,7 @@ import numpy as np
 from playout.backgammon.board import flip, game_result, is_race
 from playout.backgammon.engines import to_gnubg
 from playout.backgammon.evaluators import NeuralNet
-from playout.backgammon.families import in_family
+from playout.backgammon.families import classifier, in_family
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.moves import legal_moves
 from playout.backgammon.search import choose_move
@@ -44,6 +45,9 @@ def main() -> None:
     ap.add_argument("--judge", type=int, default=1, help="gnubg plies of the judge (gnubg numbering)")
     ap.add_argument("--seeds", default="14", help="comma-separated dice seeds (decisions pooled)")
     ap.add_argument("--family", help="only decisions in this family (families.py), e.g. crashed")
+    ap.add_argument("--side", choices=("either", "owner", "opponent"), default="either",
+                    help="with --family: the side to act owns the family's feature (e.g. plays the "
+                         "back game), faces it, or either (default)")
     args = ap.parse_args()
     import gnubg
 
@@ -71,6 +75,9 @@ def main() -> None:
         b = board_from_position_id(p)
         if is_race(b) or (args.family and not in_family(args.family, b)):
             continue
+        if args.family and args.side != "either" and (
+                not classifier(args.family)(b if args.side == "owner" else flip(b))):
+            continue
         moves = legal_moves(b, *d)
         if len(moves) < 2:
             continue
@@ -81,6 +88,7 @@ def main() -> None:
     E = np.array(errs) * 500.0
     n = len(E)
     fam = f" in family {args.family}" if args.family else ""
+    fam += f" (side to act: {args.side})" if args.family and args.side != "either" else ""
     print(f"{n} contact decisions{fam} (seeds {args.seeds}), judge gnubg {args.judge}-ply; PR = mean error x 500")
     for i, name in enumerate(args.nets):
         dd = E[:, i] - E[:, 0]
