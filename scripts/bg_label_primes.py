@@ -11,8 +11,8 @@ one opponent checker behind it (on the bar or on a point the prime blocks), shuf
 1,296 trials, ranked variance reduction, truncated after ``--truncate`` half-moves; provenance
 per row; resumable: rerun the same command after a kill, or with a larger ``--n`` to grow it).
 
-Why: reference set A's cube PR is mostly two such positions (decisions 329 and 342, a 6-prime
-against two checkers on the bar), where our net and its 2-ply labels say 0.66 wins and a 1-ply
+Why: reference set A's cube PR is mostly two such positions (decisions 329 and 342: a 6-prime
+trapping a blot while the trapper's own checkers are held by a 5-point board), where our net and its 2-ply labels say 0.66 wins and a 1-ply
 rollout of the same net says 0.875 (bgsage 3-ply: 0.88): the trapped side's board crunches
 after more half-moves than a 2-ply search sees.  Truncation keeps part of that error: on 342,
 1,296 trials give 0.814 / 0.835 / 0.851 / 0.872 wins truncated after 11 / 17 / 23 / 31

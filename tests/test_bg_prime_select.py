@@ -2,26 +2,34 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from playout.backgammon.families import flip, longest_prime
 
 ROOT = Path(__file__).resolve().parents[1]
+A_ROLLOUTS = ROOT.parent / "shared" / "data" / "backgammon" / "reference" / "A" / "rollout.jsonl"
 sys.path.insert(0, str(ROOT / "scripts"))
 from bg_label_primes import is_prime_position, trapped_behind_prime  # noqa: E402
 
 OPENING = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
-# reference set A, cube decision 342 (bgsage 3-ply: Double/Pass): our 6-prime on points 2-7,
-# two opponent checkers on the bar and two on our 1-point behind it
-A342 = [2, -2, 2, 2, 2, 2, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, 0, -2, 0, -2, -2, -2, 2, 0]
+# reference set A, cube decision 342 (rollout.jsonl; bgsage 3-ply: Double/Pass, 0.88 wins): our
+# 6-prime on points 3-8 traps the opponent's blot on point 2, while its five-point board (19-23)
+# holds our checker on the bar and one on 24: a prime-against-prime timing battle
+A342 = [0, 0, -1, 2, 2, 2, 2, 2, 2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, -2, -3, -2, -3, -4, 1, 1]
 
 
+@pytest.mark.skipif(not A_ROLLOUTS.exists(), reason="needs ../shared (reference set A)")
 def test_a342_is_a_prime_position_from_either_side():
+    assert json.loads(A_ROLLOUTS.read_text().splitlines()[342])["board"] == A342
     assert trapped_behind_prime(A342, 5) and trapped_behind_prime(A342, 6)
     assert not trapped_behind_prime(A342, 7)
-    assert not trapped_behind_prime(flip(A342), 5)  # the opponent's points 17-23 are no prime
+    # the opponent's 5-prime (our points 19-23) holds our checkers on the bar and on 24
+    assert trapped_behind_prime(flip(A342), 5) and not trapped_behind_prime(flip(A342), 6)
     assert is_prime_position(A342) and is_prime_position(flip(A342))
 
 
