@@ -55,14 +55,10 @@ def main() -> None:
         for i in range(N_SHOT_INPUTS, N_INPUTS):
             if i - N_SHOT_INPUTS not in keep:
                 ds.X[:, i] = 0.0
-        summary = S.train(ds, a.out, init=a.init, epochs=a.epochs, seed=1, hidden=None, lr=a.lr,
-                          lr_decay=a.lr_decay, batch=64, consistency=1.0, l2=0.0,
-                          nets={"both": (0, 1), "contact": (0,), "race": (1,)}[a.net],
-                          max_minutes=None, png=None, progress=True)
+        summary = S.fit(ds, a.out, init=a.init, epochs=a.epochs, lr=a.lr, lr_decay=a.lr_decay,
+                        net=a.net)
     except (D.DataError, S.TrainError) as exc:
         raise SystemExit(str(exc)) from None
-    summary.pop("train_loss")
-    summary.pop("holdout_loss")
     print(json.dumps(summary))
 
 

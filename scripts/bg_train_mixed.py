@@ -60,21 +60,15 @@ def main() -> None:
     # crashed positions are the third slice's (classes.net_index), not the contact net's
     rows = {k: r for k, r in rows.items()
             if not is_crashed(np.asarray(r["board"], dtype=np.int8))}
-    ds = S.prepare(rows, S.benchmark_keys(a.exclude_ref))
-    is_ro = np.array([k in ro for k in ds.keys])
-    idx = np.concatenate([np.flatnonzero(~is_ro)] + [np.flatnonzero(is_ro)] * max(a.repeat, 0))
-    ds = S.Dataset(ds.X[idx], ds.Y[idx], ds.net[idx], ds.holdout[idx], [ds.keys[i] for i in idx],
-                   [ds.sources[i] for i in idx], [ds.families[i] for i in idx], ds.equity[idx],
-                   ds.boards[idx], dict(ds.skipped))
     try:
-        summary = S.train(ds, a.out, init=a.init, epochs=a.epochs, seed=1, hidden=None, lr=a.lr,
-                          lr_decay=a.lr_decay, batch=64, consistency=1.0, l2=0.0,
-                          nets={"both": (0, 1), "contact": (0,), "race": (1,)}[a.net],
-                          max_minutes=None, png=None, progress=True)
+        ds = S.prepare(rows, S.benchmark_keys(a.exclude_ref))
+        is_ro = np.array([k in ro for k in ds.keys])
+        idx = np.concatenate([np.flatnonzero(~is_ro)] + [np.flatnonzero(is_ro)] * max(a.repeat, 0))
+        ds = ds.subset(idx)
+        summary = S.fit(ds, a.out, init=a.init, epochs=a.epochs, lr=a.lr, lr_decay=a.lr_decay,
+                        net=a.net)
     except (D.DataError, S.TrainError) as exc:
         raise SystemExit(str(exc)) from None
-    summary.pop("train_loss")
-    summary.pop("holdout_loss")
     rep = np.array([k in ro for k in ds.keys])
     summary["rollout_rows"] = {"train": int((rep & ~ds.holdout).sum()),
                                "held_out": int((rep & ds.holdout).sum())}

@@ -67,6 +67,19 @@ def test_tiny_run_is_deterministic(tiny, tmp_path):
     assert a["rows"] == {"contact": [40, 8]}
 
 
+def test_subset_by_index_repeats_rows_and_a_repeat_weighs_in_training(tiny, tmp_path):
+    idx = np.concatenate([np.arange(len(tiny)), [0, 0, 2]])
+    rep = tiny.subset(idx)
+    assert len(rep) == len(tiny) + 3 and rep.keys[-3:] == [tiny.keys[0], tiny.keys[0], tiny.keys[2]]
+    assert np.array_equal(rep.X[-1], tiny.X[2]) and rep.holdout[-3] == tiny.holdout[0]
+    assert tiny.subset(np.ones(len(tiny), dtype=bool)).keys == tiny.keys  # a mask as before
+    a = _run(tiny, tmp_path / "a.npz", epochs=1)
+    b = _run(rep, tmp_path / "b.npz", epochs=1)
+    trained = sum(not tiny.holdout[i] for i in (0, 0, 2))
+    assert b["rows"] == {"contact": [40 + trained, 8 + 3 - trained]}
+    assert a["holdout_loss"] != b["holdout_loss"]
+
+
 @pytest.mark.parametrize("how", ["stop", "epochs"])
 def test_killed_after_epoch_1_then_resumed_equals_uninterrupted(tiny, tmp_path, how):
     full = _run(tiny, tmp_path / "full.npz")

@@ -95,7 +95,10 @@ class Dataset:
         return len(self.keys)
 
     def subset(self, mask) -> "Dataset":
-        idx = np.flatnonzero(mask)
+        """The rows where boolean ``mask[n]`` is set, or, given an integer index array, those
+        rows in that order (repeats allowed: a row given k times weighs k times in training)."""
+        mask = np.asarray(mask)
+        idx = np.flatnonzero(mask) if mask.dtype == bool else mask.astype(np.int64)
         return Dataset(self.X[idx], self.Y[idx], self.net[idx], self.holdout[idx],
                        [self.keys[i] for i in idx], [self.sources[i] for i in idx],
                        [self.families[i] for i in idx], self.equity[idx], self.boards[idx],
@@ -308,6 +311,23 @@ def train(ds: Dataset, out, *, blas_threads: int | None = 1, **kw) -> dict:
 
     with threadpool_limits(limits=blas_threads, user_api="blas"):
         return _train(ds, out, **kw)
+
+
+#: ``net`` names of :func:`fit` -> the nets (0 contact, 1 race) trained
+NET_CHOICES = {"both": (0, 1), "contact": (0,), "race": (1,)}
+
+
+def fit(ds: Dataset, out, *, init, epochs: int, lr: float, lr_decay: float,
+        net: str = "both") -> dict:
+    """:func:`train` with the settings of the project's training scripts (seed 1, batch 64,
+    consistency 1, no l2, one BLAS thread, progress on stderr): its summary without the
+    per-epoch loss lists.  ``net``: a key of :data:`NET_CHOICES`.  Raises :class:`TrainError`."""
+    summary = train(ds, out, init=init, epochs=epochs, seed=1, hidden=None, lr=lr,
+                    lr_decay=lr_decay, batch=64, consistency=1.0, l2=0.0, nets=NET_CHOICES[net],
+                    max_minutes=None, png=None, progress=True)
+    summary.pop("train_loss")
+    summary.pop("holdout_loss")
+    return summary
 
 
 def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidden: int | None = None,
