@@ -58,6 +58,18 @@ def _net_with_crashed_slice() -> NeuralNet:
     return NeuralNet.from_arrays(W1, b1, W2, b2, name="crashed-slice")
 
 
+def _checked_plays(net, args, ws, rows, b, x, h, o, ref):
+    """Each distinct play of the 21 rolls from ``b`` (``best_plays`` into workspace ``ws``), after
+    checking that its incremental evaluation equals the full one (:func:`eval_after_move`)."""
+    boards_c, probs_c, count = ws[5], ws[6], ws[8]
+    best_plays(net.W1, net.b1, net.W2, net.b2, b, 0, 0, True, ws, rows)
+    for j in range(count[0]):
+        m = boards_c[j]
+        eval_after_move(*args, m, x, h, o, ref)
+        np.testing.assert_allclose(probs_c[j], ref, rtol=0, atol=1e-12)
+        yield m
+
+
 def test_incremental_equals_full_evaluation_across_the_crashed_boundary():
     """A three-slice net: plays that cross between contact and crashed (either way) are valued
     by the leaf's own slice, as the full evaluation does."""
@@ -69,7 +81,7 @@ def test_incremental_equals_full_evaluation_across_the_crashed_boundary():
     assert net.W1.shape == (3, N_INPUTS, net.hidden)
     args = net.kernel_args()
     ws = new_workspace(net.W2, args[5])
-    boards_c, probs_c, count = ws[5], ws[6], ws[8]
+    boards_c = ws[5]
     rows = np.zeros(21, dtype=np.int64)
     moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
     mws = moves_workspace()
@@ -83,11 +95,7 @@ def test_incremental_equals_full_evaluation_across_the_crashed_boundary():
     assert is_crashed(positions[-1])
     into = out_of = to_race = crashed_leaves = 0
     for b in positions:
-        best_plays(net.W1, net.b1, net.W2, net.b2, b, 0, 0, True, ws, rows)
-        for j in range(count[0]):
-            m = boards_c[j]
-            eval_after_move(*args, m, x, h, o, ref)
-            np.testing.assert_allclose(probs_c[j], ref, rtol=0, atol=1e-12)
+        for m in _checked_plays(net, args, ws, rows, b, x, h, o, ref):
             if game_result(m) == 0 and not is_race(m):
                 into += is_crashed(m) and not is_crashed(b)
                 out_of += is_crashed(b) and not is_crashed(m)
@@ -136,7 +144,7 @@ def test_incremental_evaluation_equals_full_evaluation(which):
     net = NeuralNet() if which == "shipped" else _net_with_shot_weights()
     args = net.kernel_args()
     ws = new_workspace(net.W2, args[5])  # with the bear-off database, as the rollouts
-    boards_c, probs_c, count = ws[5], ws[6], ws[8]
+    boards_c, probs_c = ws[5], ws[6]
     rows = np.zeros(21, dtype=np.int64)
     moves = np.empty((MAX_MOVES, 26), dtype=np.int8)
     mws = moves_workspace()
@@ -144,12 +152,8 @@ def test_incremental_evaluation_equals_full_evaluation(which):
     positions = [board_from_position_id(p) for p in IDS[::60]] + _random_positions(6, seed=3)[::3]
     leaves = races = hits = ends = 0
     for b in positions:
-        best_plays(net.W1, net.b1, net.W2, net.b2, b, 0, 0, True, ws, rows)
         # every distinct play of the 21 rolls, evaluated incrementally, equals the full evaluation
-        for j in range(count[0]):
-            m = boards_c[j]
-            eval_after_move(*args, m, x, h, o, ref)
-            np.testing.assert_allclose(probs_c[j], ref, rtol=0, atol=1e-12)
+        for m in _checked_plays(net, args, ws, rows, b, x, h, o, ref):
             leaves += 1
             races += is_race(m) and not is_race(b)
             hits += m[0] > b[0]
