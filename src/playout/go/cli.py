@@ -75,6 +75,10 @@ def engine_options(f):
         click.option("--lgrf", type=click.IntRange(0, 2), default=0, show_default=True,
                      help="Last-good-reply playouts with forgetting (Baier & Drake 2010): "
                           "1 = LGRF-1, 2 = LGRF-2 (0: off)."),
+        click.option("--twolib", type=click.IntRange(0, 100), default=0, show_default=True,
+                     help="Percent of playout moves that answer the previous move's "
+                          "two-liberty strings (race captures and ataris, extensions to 3+ "
+                          "liberties) when no atari answer (--reply) was played (0: off)."),
     ]
     for o in reversed(opts):
         f = o(f)
@@ -110,7 +114,8 @@ def go() -> None:
                    "area scoring in all.  GTP kgs-rules changes it.")
 @engine_options
 def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, tactics, reply,
-        rules, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed, lgrf) -> None:
+        rules, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed, lgrf,
+        twolib) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from playout.go.gtp import GtpEngine
 
@@ -119,7 +124,7 @@ def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, tacti
     eng = GtpEngine(boardsize, komi, table, playouts=playouts,
                     seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k,
                     transpositions=transpositions, rules=rules, tactics=tactics,
-                    reply=reply, lgrf=lgrf)
+                    reply=reply, lgrf=lgrf, twolib=twolib)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:
@@ -161,7 +166,7 @@ go.add_command(gtp)
 @click.option("--no-files", is_flag=True, help="Print only; write neither the SGF nor the graph.")
 @engine_options
 def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_patterns, playouts,
-            seconds, threads, seed, lgrf):
+            seconds, threads, seed, lgrf, twolib):
     """Print the engine's choice and win rate before each move of SGF_FILE, the win rate of
     the move played and its loss; write the record annotated and a win-rate graph.
 
@@ -182,7 +187,7 @@ def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_pa
     except SgfError as exc:
         raise UserError(str(exc)) from None
     pl = Player(table, playouts=playouts, seconds=seconds, threads=threads, seed=seed, resign=0,
-                lgrf=lgrf)
+                lgrf=lgrf, twolib=twolib)
     src = Path(sgf_file)
     sgf_out = sgf_out or str(src.with_name(src.stem + "-analysis.sgf"))
     graph = graph or str(src.with_name(src.stem + "-winrate.png"))

@@ -69,11 +69,11 @@ class GtpEngine:
                  playouts: int | None = 10000, seconds: float | None = None, threads: int = 1,
                  seed: int = 1, resign: float = 0.08, rave_k: float = 1000.0,
                  transpositions: bool = True, rules: Ruleset | str = DEFAULT_RULES,
-                 tactics: int = 0, reply: int = 0, lgrf: int = 0):
+                 tactics: int = 0, reply: int = 0, lgrf: int = 0, twolib: int = 0):
         self.player = Player(table or load_table(DEFAULT_DATABASE), playouts=playouts,
                              seconds=seconds, threads=threads, seed=seed, resign=resign,
                              rave_k=rave_k, transpositions=transpositions, tactics=tactics,
-                             reply=reply, lgrf=lgrf)
+                             reply=reply, lgrf=lgrf, twolib=twolib)
         self.size = size
         self.komi = komi
         self.rules = get_ruleset(rules)

@@ -242,6 +242,9 @@ class Player:
             LGRF-1, 2 = LGRF-2 (:func:`playout.go.playout.lgrf_move`).  Each tree has its own
             reply table, emptied at the start of every search (:meth:`analyze`: each
             ``genmove``); replies are not kept from one move to the next.
+        twolib: percent of playout moves that, when ``reply`` gave none, answer the previous
+            move's two-liberty strings first (:func:`playout.go.lowlib.twolib_move`: race
+            captures and ataris, extensions to 3+ liberties); 0 = off.
     """
 
     def __init__(self, table: Table | None = None, playouts: int | None = 10000,
@@ -249,7 +252,7 @@ class Player:
                  seed: int = 1, capacity: int | None = None, expand_after: int = 2,
                  reuse: bool = True, rave_k: float = RAVE_K, transpositions: bool = True,
                  settle_margin: float | None = SETTLE_MARGIN, tactics: int = 0,
-                 reply: int = 0, lgrf: int = 0):
+                 reply: int = 0, lgrf: int = 0, twolib: int = 0):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.playouts = playouts
         self.seconds = seconds
@@ -265,6 +268,9 @@ class Player:
         if int(lgrf) not in (0, 1, 2):
             raise ValueError(f"lgrf must be 0, 1 or 2, not {lgrf}")
         self.lgrf = int(lgrf)
+        if not 0 <= int(twolib) <= 100:
+            raise ValueError(f"twolib must be a percent 0..100, not {twolib}")
+        self.twolib = int(twolib)
         self.reuse = reuse
         self.capacity = capacity or 1_500_000 // self.threads
         self.trees = [Tree(self.capacity) for _ in range(self.threads)]
@@ -366,7 +372,7 @@ class Player:
                              self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,
                              (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
                              self.rave_k, self.transpositions, situational, self.tactics,
-                             self.reply, self.lgrf, replies[i])
+                             self.reply, self.lgrf, replies[i], self.twolib)
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
@@ -487,7 +493,7 @@ class Player:
                    float(board.komi),
                    np.zeros(0, np.int64), self.owner, int(board.meta[M_MOVES]) + 3 * board.size ** 2,
                    10**9, self.seed, float(RAVE_K), True, False, self.tactics,
-                   self.reply, self.lgrf, lgrf_table(board.S.shape[1]))  # every argument, as genmove passes them: numba compiles one
+                   self.reply, self.lgrf, lgrf_table(board.S.shape[1]), self.twolib)  # every argument, as genmove passes them: numba compiles one
             # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)

@@ -57,6 +57,7 @@ import numpy as np
 from numba import njit
 
 from playout.go.board import Board
+from playout.go.lowlib import twolib_move
 from playout.go.properties import cheap_codes, move_props, point_codes
 from playout.go.rules import (
     BLACK,
@@ -514,11 +515,14 @@ def lgrf_table(npoints: int) -> np.ndarray:
 
 
 @njit(cache=True, _nrt=False)
-def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None):
+def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None, twolib=0):
     """Play to the end from the current (value-initialised) state; return moves played.
 
     ``reply`` (percent, 0 = off; far-light tables, GNU Go's databases): with this probability
     the move of :func:`atari_reply`, when there is one, is played instead of a drawn one.
+    ``twolib`` (percent, 0 = off; far-light tables): when that gave no move, with this
+    probability the two-liberty answer :func:`playout.go.lowlib.twolib_move`, when there is
+    one (0 draws no random number: the moves are those played without it).
     ``lgrf`` (0 = off, 1, 2) with the reply table ``LG``: the move of :func:`lgrf_move`, when
     there is one, is played before either (it draws no random number, so ``lgrf`` 0 plays
     exactly the moves it played before).
@@ -551,6 +555,8 @@ def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None):
         elif far_light:
             if p == PASS and reply > 0 and np.random.randint(0, 100) < reply:
                 p = atari_reply(S, B, c)
+            if p == PASS and twolib > 0 and np.random.randint(0, 100) < twolib:
+                p = twolib_move(S, B, c)
             if p == PASS:
                 p, nat = sample_far_light(S, B, T, c, nat)
             passes = passes + 1 if p == PASS else 0
@@ -701,4 +707,4 @@ def playouts_from(state: PlayoutState, n: int, seed: int = 1, max_moves: int = 6
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
 flush_stale_caches(globals(), siblings(__file__, "rules.py", "tables.py", "properties.py",
-                                        "samplers.py"))
+                                        "samplers.py", "lowlib.py"))

@@ -304,7 +304,7 @@ def _position_hash(S):
 @njit(cache=True, nogil=True)
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
            rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0, lgrf=0,
-           LG=None):
+           LG=None, twolib=0):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
@@ -321,7 +321,8 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     replies to the last tree move, or to the game's last move), and after each simulation not
     tied every move of the tree part and the playout teaches or forgets a reply
     (:func:`playout.go.playout.lgrf_update`); ``LG`` keeps what it learnt (the caller decides
-    when to reset it).  Returns simulations done.
+    when to reset it).  ``twolib``: the playouts' two-liberty rule, in percent
+    (:func:`playout.go.lowlib.twolib_move`; 0 = off).  Returns simulations done.
     """
     if seed >= 0:
         np.random.seed(seed)
@@ -418,7 +419,7 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
         # instead of counting every stone as it stands
         if S[META, M_PASSES] >= 2:
             S[META, M_PASSES] = 0
-        n = run_playout(S, B, T, movebuf, max_moves, reply, lgrf, LG)
+        n = run_playout(S, B, T, movebuf, max_moves, reply, lgrf, LG, twolib)
         score = playout_score(S) - komi
         bw = black_result(score)
         if LG is not None:
@@ -485,4 +486,4 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
 flush_stale_caches(globals(), siblings(__file__, "rules.py", "playout.py", "tables.py", "properties.py",
-                                        "samplers.py", "tactics.py"))
+                                        "samplers.py", "tactics.py", "lowlib.py"))
