@@ -151,35 +151,3 @@ def test_rng_is_seeded_and_roughly_uniform():
     assert max(counts.values()) < 260
     u = [uniform(a) for _ in range(2000)]
     assert 0.0 <= min(u) and max(u) < 1.0 and abs(np.mean(u) - 0.5) < 0.03
-
-
-def test_flush_stale_caches_only_when_a_dependency_is_newer(tmp_path, monkeypatch):
-    import importlib
-    import os
-    import sys
-    import time
-
-    from numba import config
-
-    from playout.jitcache import flush_stale_caches
-
-    if config.DISABLE_JIT:
-        pytest.skip("no numba caches without JIT")
-    (tmp_path / "nbdep_probe.py").write_text(
-        "from numba import njit\n@njit(cache=True)\ndef f(x):\n    return x + 1\n"
-    )
-    dep = tmp_path / "dep.py"
-    dep.write_text("# a primitive module\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    mod = importlib.import_module("nbdep_probe")
-    try:
-        assert mod.f(1) == 2  # compiles and writes the cache index
-        past = time.time() - 3600
-        os.utime(dep, (past, past))
-        assert flush_stale_caches(vars(mod), [str(dep)]) == 0
-        future = time.time() + 3600
-        os.utime(dep, (future, future))
-        assert flush_stale_caches(vars(mod), [str(dep)]) == 1
-        assert flush_stale_caches(vars(mod), [str(tmp_path / "missing.py")]) == 0
-    finally:
-        sys.modules.pop("nbdep_probe", None)

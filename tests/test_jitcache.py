@@ -33,21 +33,70 @@ def test_dependencies_are_found_transitively_through_modules_and_dispatchers(tmp
     assert not any("numba" in d for d in deps)  # only the named package
 
 
-def test_a_newer_dependency_flushes_the_cache(tmp_path, monkeypatch):
-    pkg = _package(tmp_path, "jcpkg_b")
+def _compiled(tmp_path, monkeypatch, name):
+    pkg = _package(tmp_path, name)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
-    top = importlib.import_module("jcpkg_b.top")
+    top = importlib.import_module(f"{name}.top")
+    assert jitcache.flush_stale_caches(vars(top)) == 0  # at import, as the package's modules do
     assert top.k(1) == 1  # compiles and writes the cache
-    index = top.k._cache._cache_file._index_path
-    if not os.path.exists(index):
+    if not os.path.exists(top.k._cache._cache_file._index_path):
         pytest.skip("numba wrote no cache index (JIT disabled?)")
-    assert jitcache.flush_stale_caches(vars(top)) == 0  # no dependency is newer than the cache
-    now = time.time()
-    os.utime(index, (now - 10, now - 10))  # the cache was written, then
-    os.utime(pkg / "mid.py", (now - 5, now - 5))  # a file reached only through another module changed
+    return pkg, top
+
+
+def _edit(path, text):
+    """Write ``text`` and move the mtime on, as an editor's save does."""
+    path.write_text(text)
+    later = time.time() + 5
+    os.utime(path, (later, later))
+
+
+def test_a_changed_dependency_flushes_the_cache(tmp_path, monkeypatch):
+    pkg, top = _compiled(tmp_path, monkeypatch, "jcpkg_b")
+    assert jitcache.flush_stale_caches(vars(top)) == 0  # nothing changed since the cache was written
+    _edit(pkg / "mid.py", (pkg / "mid.py").read_text() + "# edited\n")  # reached only through another module
     assert jitcache.flush_stale_caches(vars(top), []) == 1  # found without being listed
-    assert jitcache.flush_stale_caches(vars(top)) == 0  # flushed: no index left to be stale
+    assert jitcache.flush_stale_caches(vars(top)) == 0  # flushed: the index now holds this digest
+
+
+def test_a_touched_but_unchanged_dependency_keeps_the_cache(tmp_path, monkeypatch):
+    """git checkout or a build tool moves mtimes without changing a byte: no recompile."""
+    pkg, top = _compiled(tmp_path, monkeypatch, "jcpkg_c")
+    later = time.time() + 3600
+    os.utime(pkg / "leaf.py", (later, later))
+    os.utime(pkg / "mid.py", (later, later))
+    assert jitcache.flush_stale_caches(vars(top)) == 0
+    assert top.k._cache._cache_file._load_index()  # the compiled code stays on disk, valid
+
+
+def test_an_old_process_writing_after_an_edit_cannot_leave_a_trusted_stale_cache(tmp_path, monkeypatch):
+    """The race seen with two processes in one checkout: a process that imported the old
+    sources compiles (a new signature) after an edit, so its index is newer than the edit; an
+    mtime check trusted it, the content digest does not."""
+    pkg, top = _compiled(tmp_path, monkeypatch, "jcpkg_d")
+    _edit(pkg / "leaf.py", (pkg / "leaf.py").read_text() + "# edited\n")
+    assert top.k(1.5) == 1.5  # the old process compiles again: its index is written after the edit
+    index = top.k._cache._cache_file._index_path
+    assert os.path.getmtime(index) >= os.path.getmtime(pkg / "mid.py")
+    # a process importing the edited sources computes their digest and rejects that index
+    assert jitcache.flush_stale_caches(vars(top)) == 1
+    assert top.k._cache._cache_file._load_index() == {}  # nothing left to load: it recompiles
+
+
+def test_sources_digest_follows_contents_not_mtimes(tmp_path):
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("x = 1\n")
+    b.write_text("y = 2\n")
+    d = jitcache.sources_digest([str(a), str(b)])
+    assert d == jitcache.sources_digest([str(b), str(a)])  # order does not matter
+    later = time.time() + 10
+    os.utime(a, (later, later))
+    assert jitcache.sources_digest([str(a), str(b)]) == d
+    _edit(a, "x = 3\n")
+    assert jitcache.sources_digest([str(a), str(b)]) != d
+    missing = str(tmp_path / "missing.py")
+    assert jitcache.sources_digest([str(a), missing]) == jitcache.sources_digest([str(a)])
 
 
 def test_the_rollout_kernels_depend_on_the_bearoff_database():

@@ -54,46 +54,97 @@ def module_dependencies(namespace: dict, package: str = "playout") -> list[str]:
     return sorted(files)
 
 
-def flush_stale_caches(namespace: dict, dependencies: list[str] | None = None) -> int:
-    """Drop the on-disk numba cache of every ``@njit(cache=True)`` function in
-    ``namespace`` (defined in that module) whose cache index is older than one of its dependencies: the
-    files listed in ``dependencies`` and every project module the namespace reaches
-    (:func:`module_dependencies`), so a list that misses a file cannot leave a stale
-    kernel behind.
+_digests: dict[tuple[str, int, int], bytes] = {}
 
-    Numba invalidates a cached function only when its *own* file changes; a
-    kernel that inlines primitives from another module would otherwise keep
-    running stale machine code after that module is edited.  Returns the number
-    of caches flushed.  Uses numba's ``Cache.flush`` (a no-op without JIT).
-    """
+
+def _file_digest(path: str) -> bytes:
+    """SHA-1 of the file's bytes (b"" for a missing file), kept per (path, mtime, size)."""
+    import hashlib
     import os
 
+    try:
+        st = os.stat(path)
+    except OSError:
+        return b""
+    key = (path, st.st_mtime_ns, st.st_size)
+    d = _digests.get(key)
+    if d is None:
+        with open(path, "rb") as f:
+            d = hashlib.sha1(f.read()).digest()
+        _digests[key] = d
+    return d
+
+
+def sources_digest(paths) -> str:
+    """Hex SHA-1 over the contents of ``paths`` (sorted; a missing file counts as empty):
+    changes exactly when one of the files' bytes change, not when only their mtimes do."""
+    import hashlib
+
+    h = hashlib.sha1()
+    for p in sorted(set(paths)):
+        h.update(_file_digest(p))
+    return h.hexdigest()
+
+
+def _index_stamp(cache_file):
+    """The source stamp stored in a numba cache index, or None (no index, another numba
+    version, or unreadable).  Mirrors numba's ``IndexDataCacheFile._load_index``."""
+    import pickle
+
+    try:
+        with open(cache_file._index_path, "rb") as f:
+            version = pickle.load(f)
+            data = f.read()
+        if version != cache_file._version:
+            return None
+        stamp, _ = pickle.loads(data)
+        return stamp
+    except Exception:  # noqa: BLE001 - missing or unreadable: nothing cached to be stale
+        return None
+
+
+def flush_stale_caches(namespace: dict, dependencies: list[str] | None = None) -> int:
+    """Tie the on-disk numba cache of every ``@njit(cache=True)`` function defined in
+    ``namespace``'s module to the *contents* of its dependencies, and drop a cache written
+    for other contents.  Call it at import, before the kernels run.
+
+    Numba stamps a cache index with its function's own source file (mtime and size) and
+    ignores an index whose stamp differs; a kernel that inlines primitives from another
+    module would otherwise keep running stale machine code after that module is edited.
+    Here each dispatcher's stamp becomes ``(numba's stamp, digest)``, the digest being
+    :func:`sources_digest` of the files in ``dependencies`` and of every project module the
+    namespace reaches (:func:`module_dependencies`, so a list that misses a file cannot leave
+    a stale kernel behind), as this process read them.  A process still running old code
+    that compiles after an edit writes its index with the old digest, which every process
+    importing the new sources then rejects (an mtime comparison trusted it, being newer than
+    the edit); touching a file without changing it costs no recompile.
+
+    Returns the number of caches flushed (an index with another stamp); uses numba's
+    ``Cache.flush`` (a no-op without JIT; functions without a cache are skipped).
+    """
     package = str(namespace.get("__name__") or "playout").partition(".")[0]
     paths = set(dependencies or ()) | set(module_dependencies(namespace, package))
-    mtimes = []
-    for p in paths:
-        try:
-            mtimes.append(os.path.getmtime(p))
-        except OSError:
-            continue
-    if not mtimes:
-        return 0
-    newest = max(mtimes)
+    digest = sources_digest(paths)
     flushed = 0
     own = namespace.get("__name__")
     for obj in list(namespace.values()):
         if own and getattr(getattr(obj, "py_func", None), "__module__", own) != own:
             continue  # a kernel imported from elsewhere: its own module keeps its cache
         cache = getattr(obj, "_cache", None)
-        index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
-        if index is None:
+        cache_file = getattr(cache, "_cache_file", None)
+        if cache_file is None or not hasattr(cache_file, "_source_stamp"):
             continue
-        try:
-            if os.path.getmtime(index) < newest:
+        base = getattr(cache_file, "_playout_base_stamp", None)
+        if base is None:
+            base = cache_file._playout_base_stamp = cache_file._source_stamp
+        cache_file._source_stamp = (base, digest)
+        stamp = _index_stamp(cache_file)
+        if stamp is not None and stamp != cache_file._source_stamp:
+            try:
                 cache.flush()
                 flushed += 1
-        except Exception:  # no index yet (nothing cached), or an unwritable cache dir
-            continue
+            except Exception:  # noqa: BLE001 - an unwritable cache dir: numba ignores it too
+                continue
     return flushed
 
 
