@@ -3,8 +3,9 @@
 Numba re-validates a cached ``@njit(cache=True)`` function only against its own
 source file.  A kernel that inlines jitted functions from other modules would
 keep running stale machine code after one of those modules is edited, so each
-such module calls :func:`flush_stale_caches` at import with the files it
-depends on.
+such module calls :func:`flush_stale_caches` at import: it stamps the module's
+caches with a digest of the contents of every project file they reach and drops
+a cache written for other contents.
 """
 
 from __future__ import annotations
