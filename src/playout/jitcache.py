@@ -4,8 +4,8 @@ Numba re-validates a cached ``@njit(cache=True)`` function only against its own
 source file.  A kernel that inlines jitted functions from other modules would
 keep running stale machine code after one of those modules is edited, so each
 such module calls :func:`flush_stale_caches` at import: it stamps the module's
-caches with a digest of the contents of every project file they reach and drops
-a cache written for other contents.
+caches with a digest of the contents of every project file they reach, so numba
+never loads a cache written for other contents.
 """
 
 from __future__ import annotations
@@ -87,27 +87,10 @@ def sources_digest(paths) -> str:
     return h.hexdigest()
 
 
-def _index_stamp(cache_file):
-    """The source stamp stored in a numba cache index, or None (no index, another numba
-    version, or unreadable).  Mirrors numba's ``IndexDataCacheFile._load_index``."""
-    import pickle
-
-    try:
-        with open(cache_file._index_path, "rb") as f:
-            version = pickle.load(f)
-            data = f.read()
-        if version != cache_file._version:
-            return None
-        stamp, _ = pickle.loads(data)
-        return stamp
-    except Exception:  # noqa: BLE001 - missing or unreadable: nothing cached to be stale
-        return None
-
-
 def flush_stale_caches(namespace: dict, dependencies: list[str] | None = None) -> int:
     """Tie the on-disk numba cache of every ``@njit(cache=True)`` function defined in
-    ``namespace``'s module to the *contents* of its dependencies, and drop a cache written
-    for other contents.  Call it at import, before the kernels run.
+    ``namespace``'s module to the *contents* of its dependencies, so that a cache written
+    for other contents is never loaded.  Call it at import, before the kernels run.
 
     Numba stamps a cache index with its function's own source file (mtime and size) and
     ignores an index whose stamp differs; a kernel that inlines primitives from another
@@ -120,13 +103,16 @@ def flush_stale_caches(namespace: dict, dependencies: list[str] | None = None) -
     importing the new sources then rejects (an mtime comparison trusted it, being newer than
     the edit); touching a file without changing it costs no recompile.
 
-    Returns the number of caches flushed (an index with another stamp); uses numba's
-    ``Cache.flush`` (a no-op without JIT; functions without a cache are skipped).
+    Returns the number of kernels whose on-disk cache was written for other contents (numba
+    ignores it and recompiles them on their first call; 0 without JIT; functions without a
+    cache are skipped).
     """
+    import os
+
     package = str(namespace.get("__name__") or "playout").partition(".")[0]
     paths = set(dependencies or ()) | set(module_dependencies(namespace, package))
     digest = sources_digest(paths)
-    flushed = 0
+    stale = 0
     own = namespace.get("__name__")
     for obj in list(namespace.values()):
         if own and getattr(getattr(obj, "py_func", None), "__module__", own) != own:
@@ -139,14 +125,11 @@ def flush_stale_caches(namespace: dict, dependencies: list[str] | None = None) -
         if base is None:
             base = cache_file._playout_base_stamp = cache_file._source_stamp
         cache_file._source_stamp = (base, digest)
-        stamp = _index_stamp(cache_file)
-        if stamp is not None and stamp != cache_file._source_stamp:
-            try:
-                cache.flush()
-                flushed += 1
-            except Exception:  # noqa: BLE001 - an unwritable cache dir: numba ignores it too
-                continue
-    return flushed
+        # numba's own reader: an index with another stamp loads as {} (and the next compile
+        # overwrites it); an index numba wrote always holds at least one overload
+        if os.path.exists(cache_file._index_path) and not cache_file._load_index():
+            stale += 1
+    return stale
 
 
 def is_cold(*dispatchers, sig: tuple | None = None) -> bool:
