@@ -98,6 +98,12 @@ def go() -> None:
 @click.option("--verbose", is_flag=True, help="Print each genmove's analysis on stderr.")
 @click.option("--rave-k", type=click.FloatRange(0), default=1000.0, show_default=True,
               help="RAVE equivalence parameter; 0 = plain UCT.")
+@click.option("--uct-c", type=click.FloatRange(0), default=0.15, show_default=True,
+              help="Exploration constant of the RAVE-UCT score (0: none).")
+@click.option("--fpu", type=click.FloatRange(0), default=1.1, show_default=True,
+              help="First-play urgency: the score of a child never visited nor AMAF-sampled.")
+@click.option("--prior-n", type=click.FloatRange(0), default=20.0, show_default=True,
+              help="Virtual AMAF visits that carry each move's pattern prior.")
 @click.option("--transpositions/--no-transpositions", default=True, show_default=True,
               help="Merge positions reached by different move orders (the tree becomes a DAG).")
 @click.option("--warm-up/--no-warm-up", default=True, show_default=True,
@@ -113,7 +119,7 @@ def go() -> None:
                    "than one stone legal), new-zealand (situational superko, same suicide); "
                    "area scoring in all.  GTP kgs-rules changes it.")
 @engine_options
-def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, tactics, reply,
+def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transpositions, warm_up, tactics, reply,
         rules, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed, lgrf,
         twolib) -> None:
     """Speak GTP version 2 on stdin/stdout."""
@@ -124,7 +130,8 @@ def gtp(boardsize, komi, resign, verbose, rave_k, transpositions, warm_up, tacti
     eng = GtpEngine(boardsize, komi, table, playouts=playouts,
                     seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k,
                     transpositions=transpositions, rules=rules, tactics=tactics,
-                    reply=reply, lgrf=lgrf, twolib=twolib)
+                    reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
+                    prior_n=prior_n)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:

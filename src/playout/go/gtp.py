@@ -37,6 +37,7 @@ from playout.go.board import (
 from playout.go.handicap import fixed_handicap_vertices, free_handicap_vertices
 from playout.go.player import Player, Snapshot
 from playout.go.rulesets import DEFAULT_RULES, KGS_RULES, Ruleset, get_ruleset
+from playout.go.search import FPU, PRIOR_N, UCT_C
 from playout.go.sgf import SetupNode, SgfError, board_to_sgf, read_game
 from playout.go.tables import DEFAULT_DATABASE, Table, load_table
 
@@ -69,11 +70,13 @@ class GtpEngine:
                  playouts: int | None = 10000, seconds: float | None = None, threads: int = 1,
                  seed: int = 1, resign: float = 0.08, rave_k: float = 1000.0,
                  transpositions: bool = True, rules: Ruleset | str = DEFAULT_RULES,
-                 tactics: int = 0, reply: int = 0, lgrf: int = 0, twolib: int = 0):
+                 tactics: int = 0, reply: int = 0, lgrf: int = 0, twolib: int = 0,
+                 uct_c: float = UCT_C, fpu: float = FPU, prior_n: float = PRIOR_N):
         self.player = Player(table or load_table(DEFAULT_DATABASE), playouts=playouts,
                              seconds=seconds, threads=threads, seed=seed, resign=resign,
                              rave_k=rave_k, transpositions=transpositions, tactics=tactics,
-                             reply=reply, lgrf=lgrf, twolib=twolib)
+                             reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
+                             prior_n=prior_n)
         self.size = size
         self.komi = komi
         self.rules = get_ruleset(rules)

@@ -15,6 +15,7 @@ settled (:meth:`Player.settled`: no string in atari, every stone's ownership cle
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -37,16 +38,19 @@ from playout.go.rules import (
 from playout.go.search import (
     BANNED,
     FIRST,
+    FPU,
     KEY,
     LINK,
     MOVE,
     NCH,
     NF_ROWS,
     NI_ROWS,
+    PRIOR_N,
     RAVE_K,
     T_MERGED,
     T_NEXT,
     T_ROOT,
+    UCT_C,
     VISITS,
     WINS,
     search,
@@ -245,6 +249,12 @@ class Player:
         twolib: percent of playout moves that, when ``reply`` gave none, answer the previous
             move's two-liberty strings first (:func:`playout.go.lowlib.twolib_move`: race
             captures and ataris, extensions to 3+ liberties); 0 = off.
+        uct_c: exploration constant of the RAVE-UCT score (:mod:`playout.go.search`, ``UCT_C``
+            = 0.15 by default; 0: no exploration term, as Fuego and Pachi run with RAVE).
+        fpu: first-play urgency, the score of a child with no visits and no AMAF statistics
+            (``FPU`` = 1.1: every such child is tried before any visited one).
+        prior_n: virtual AMAF visits carrying each child's pattern prior (``PRIOR_N`` = 20;
+            the priors' weight against real statistics).
     """
 
     def __init__(self, table: Table | None = None, playouts: int | None = 10000,
@@ -252,7 +262,8 @@ class Player:
                  seed: int = 1, capacity: int | None = None, expand_after: int = 2,
                  reuse: bool = True, rave_k: float = RAVE_K, transpositions: bool = True,
                  settle_margin: float | None = SETTLE_MARGIN, tactics: int = 0,
-                 reply: int = 0, lgrf: int = 0, twolib: int = 0):
+                 reply: int = 0, lgrf: int = 0, twolib: int = 0, uct_c: float = UCT_C,
+                 fpu: float = FPU, prior_n: float = PRIOR_N):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.playouts = playouts
         self.seconds = seconds
@@ -271,6 +282,12 @@ class Player:
         if not 0 <= int(twolib) <= 100:
             raise ValueError(f"twolib must be a percent 0..100, not {twolib}")
         self.twolib = int(twolib)
+        for name, v in (("uct_c", uct_c), ("fpu", fpu), ("prior_n", prior_n)):
+            if not (math.isfinite(float(v)) and float(v) >= 0):
+                raise ValueError(f"{name} must be a finite number >= 0, not {v}")
+        self.uct_c = float(uct_c)
+        self.fpu = float(fpu)
+        self.prior_n = float(prior_n)
         self.reuse = reuse
         self.capacity = capacity or 1_500_000 // self.threads
         self.trees = [Tree(self.capacity) for _ in range(self.threads)]
@@ -372,7 +389,8 @@ class Player:
                              self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,
                              (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
                              self.rave_k, self.transpositions, situational, self.tactics,
-                             self.reply, self.lgrf, replies[i], self.twolib)
+                             self.reply, self.lgrf, replies[i], self.twolib, self.uct_c,
+                             self.fpu, self.prior_n)
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
@@ -493,7 +511,8 @@ class Player:
                    float(board.komi),
                    np.zeros(0, np.int64), self.owner, int(board.meta[M_MOVES]) + 3 * board.size ** 2,
                    10**9, self.seed, float(RAVE_K), True, False, self.tactics,
-                   self.reply, self.lgrf, lgrf_table(board.S.shape[1]), self.twolib)  # every argument, as genmove passes them: numba compiles one
+                   self.reply, self.lgrf, lgrf_table(board.S.shape[1]), self.twolib,
+                   self.uct_c, self.fpu, self.prior_n)  # every argument, as genmove passes them: numba compiles one
             # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)

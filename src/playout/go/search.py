@@ -130,7 +130,7 @@ def black_result(score):
 
 
 @njit(cache=True, nogil=True)
-def _select(NI, NF, node, rave_k):
+def _select(NI, NF, node, rave_k, uct_c, fpu):
     first = NI[FIRST, node]
     nch = NI[NCH, node]
     parent_n = NF[NVISITS, node]
@@ -143,14 +143,14 @@ def _select(NI, NF, node, rave_k):
         n = NF[VISITS, ch]
         an = NF[AVISITS, ch]
         if n == 0.0 and (an == 0.0 or rave_k <= 0):
-            v = FPU
+            v = fpu
         else:
             q = NF[WINS, ch] / n if n > 0 else 0.0
             aq = NF[AWINS, ch] / an if an > 0 else 0.0
             beta = an / (an + n + n * an / rave_k) if (an > 0 and rave_k > 0) else 0.0
             if rave_k <= 0 and n == 0.0:
-                q = FPU
-            v = (1.0 - beta) * q + beta * aq + UCT_C * math.sqrt(lg / (n + 1.0))
+                q = fpu
+            v = (1.0 - beta) * q + beta * aq + uct_c * math.sqrt(lg / (n + 1.0))
         if v > best_v:
             best_v = v
             best = ch
@@ -192,7 +192,7 @@ def prior_rate(v, vmin, lvmin, lspan, line, opening):
 
 
 @njit(cache=True, nogil=True)
-def _expand(NI, NF, tm, node, S, T, cap, B, tactics):
+def _expand(NI, NF, tm, node, S, T, cap, B, tactics, prior_n):
     """Children of ``node`` for the side to move in ``S``: positive-value moves plus pass.
 
     Prior knowledge goes into the AMAF statistics (as Fuego does): ``PRIOR_N`` virtual AMAF
@@ -226,14 +226,14 @@ def _expand(NI, NF, tm, node, S, T, cap, B, tactics):
                 rate = prior_rate(v, vmin, lvmin, lspan, line, S[META, M_NEMPTY] > opening)
                 if tactics > 0:
                     rate = tactical_rate(S, B, p, c, rate, tactics >= 2)
-                NF[AVISITS, k] = PRIOR_N
-                NF[AWINS, k] = PRIOR_N * rate
+                NF[AVISITS, k] = prior_n
+                NF[AWINS, k] = prior_n * rate
                 k += 1
     _new_child(NI, NF, k, PASS, c)
     # pass gets a low prior instead of first-play urgency: with FPU it was tried first at
     # every new node, wasting a simulation there and mixing pass lines into young nodes
-    NF[AVISITS, k] = PRIOR_N
-    NF[AWINS, k] = PRIOR_N * PASS_PRIOR
+    NF[AVISITS, k] = prior_n
+    NF[AWINS, k] = prior_n * PASS_PRIOR
     k += 1
     NI[FIRST, node] = start
     NI[NCH, node] = k - start
@@ -304,7 +304,7 @@ def _position_hash(S):
 @njit(cache=True, nogil=True)
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
            rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0, lgrf=0,
-           LG=None, twolib=0):
+           LG=None, twolib=0, uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
@@ -322,7 +322,10 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     tied every move of the tree part and the playout teaches or forgets a reply
     (:func:`playout.go.playout.lgrf_update`); ``LG`` keeps what it learnt (the caller decides
     when to reset it).  ``twolib``: the playouts' two-liberty rule, in percent
-    (:func:`playout.go.lowlib.twolib_move`; 0 = off).  Returns simulations done.
+    (:func:`playout.go.lowlib.twolib_move`; 0 = off).  ``uct_c``, ``fpu``, ``prior_n``: the
+    exploration constant, first-play urgency and virtual AMAF visits of the priors (the module's
+    ``UCT_C``, ``FPU``, ``PRIOR_N`` by default; see the module docstring).  Returns simulations
+    done.
     """
     if seed >= 0:
         np.random.seed(seed)
@@ -376,7 +379,7 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
                         tm[T_MERGED] += 1
                         pos = other
                     else:
-                        if not _expand(NI, NF, tm, node, S, T, cap, B, tactics):
+                        if not _expand(NI, NF, tm, node, S, T, cap, B, tactics, prior_n):
                             break
                         if transpositions:
                             tt_insert(HT, NI, tm, key, node)
@@ -385,7 +388,7 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
             pown[depth] = pos
             if NI[NCH, pos] == 0:
                 break
-            ch = _select(NI, NF, pos, rave_k)
+            ch = _select(NI, NF, pos, rave_k, uct_c, fpu)
             if ch < 0:
                 break
             p = NI[MOVE, ch]
