@@ -103,6 +103,18 @@ def test_atari_of_the_last_moves_string_from_the_side_it_cannot_escape():
     assert libs_after(b.S, g("E2"), WHITE, 9) - 1 == 3
 
 
+def test_stricter_escape_bound_leaves_a_string_that_would_reach_two_liberties():
+    """``escape=1`` (``--twolib-escape 1``): E2's atari of EDGE lets the escape F1 reach two
+    liberties, so it is not played; Black's D1 (2 liberties, C1 and D2) extends at D2 (four
+    liberties; C1 gives three).  The race of RACE (escape to one liberty) is the same."""
+    b = _position(EDGE, "E1")
+    assert twolib_move(b.S, b.B, BLACK, 2) == g("E2")
+    assert twolib_move(b.S, b.B, BLACK, 1) == g("D2")
+    assert libs_after(b.S, g("D2"), BLACK, 9) == 4 and libs_after(b.S, g("C1"), BLACK, 9) == 3
+    b = _position(RACE, "E3")
+    assert twolib_move(b.S, b.B, BLACK, 1) == g("C4")
+
+
 def test_extension_of_own_two_liberty_string_to_the_most_liberties():
     b = _position(EXTEND, "D6")
     assert libs_after(b.S, g("C5"), BLACK, 9) == 4

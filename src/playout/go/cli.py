@@ -79,6 +79,9 @@ def engine_options(f):
                      help="Percent of playout moves that answer the previous move's "
                           "two-liberty strings (race captures and ataris, extensions to 3+ "
                           "liberties) when no atari answer (--reply) was played (0: off)."),
+        click.option("--twolib-escape", type=click.IntRange(1, 2), default=2, show_default=True,
+                     help="--twolib's ataris: only where the escape leaves the string at most "
+                          "this many liberties (1: in atari again)."),
     ]
     for o in reversed(opts):
         f = o(f)
@@ -121,7 +124,7 @@ def go() -> None:
 @engine_options
 def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transpositions, warm_up, tactics, reply,
         rules, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed, lgrf,
-        twolib) -> None:
+        twolib, twolib_escape) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from playout.go.gtp import GtpEngine
 
@@ -131,7 +134,7 @@ def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transposi
                     seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k,
                     transpositions=transpositions, rules=rules, tactics=tactics,
                     reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
-                    prior_n=prior_n)
+                    prior_n=prior_n, twolib_escape=twolib_escape)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:
@@ -173,7 +176,7 @@ go.add_command(gtp)
 @click.option("--no-files", is_flag=True, help="Print only; write neither the SGF nor the graph.")
 @engine_options
 def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_patterns, playouts,
-            seconds, threads, seed, lgrf, twolib):
+            seconds, threads, seed, lgrf, twolib, twolib_escape):
     """Print the engine's choice and win rate before each move of SGF_FILE, the win rate of
     the move played and its loss; write the record annotated and a win-rate graph.
 
@@ -194,7 +197,7 @@ def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_pa
     except SgfError as exc:
         raise UserError(str(exc)) from None
     pl = Player(table, playouts=playouts, seconds=seconds, threads=threads, seed=seed, resign=0,
-                lgrf=lgrf, twolib=twolib)
+                lgrf=lgrf, twolib=twolib, twolib_escape=twolib_escape)
     src = Path(sgf_file)
     sgf_out = sgf_out or str(src.with_name(src.stem + "-analysis.sgf"))
     graph = graph or str(src.with_name(src.stem + "-winrate.png"))

@@ -71,12 +71,13 @@ class GtpEngine:
                  seed: int = 1, resign: float = 0.08, rave_k: float = 1000.0,
                  transpositions: bool = True, rules: Ruleset | str = DEFAULT_RULES,
                  tactics: int = 0, reply: int = 0, lgrf: int = 0, twolib: int = 0,
-                 uct_c: float = UCT_C, fpu: float = FPU, prior_n: float = PRIOR_N):
+                 uct_c: float = UCT_C, fpu: float = FPU, prior_n: float = PRIOR_N,
+                 twolib_escape: int = 2):
         self.player = Player(table or load_table(DEFAULT_DATABASE), playouts=playouts,
                              seconds=seconds, threads=threads, seed=seed, resign=resign,
                              rave_k=rave_k, transpositions=transpositions, tactics=tactics,
                              reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
-                             prior_n=prior_n)
+                             prior_n=prior_n, twolib_escape=twolib_escape)
         self.size = size
         self.komi = komi
         self.rules = get_ruleset(rules)

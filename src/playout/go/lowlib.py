@@ -17,7 +17,8 @@ et al., "Fuego", IEEE TCIAIG 2(4), 2010), reduced to what the far-light playouts
    at the liberty after which the string has the most liberties, when that is 3 or more.
 
 An atari is played at a liberty that is not a self-atari for ``c`` and after which the
-string's escape (the opponent playing its last liberty) leaves it at most 2 liberties,
+string's escape (the opponent playing its last liberty) leaves it at most 2 liberties (the
+bound ``escape``: ``--twolib-escape 1`` chases only strings whose escape is in atari again),
 preferring the liberty whose escape leaves the fewest: a string that would run out to 3 or
 more liberties is not chased (Pachi's "ineffective atari").  The escape's liberties are counted
 in the position before the atari, less the atari point itself (always one of them): exact
@@ -164,11 +165,12 @@ def safe_move(S, B, q, c):
 
 
 @njit(cache=True, _nrt=False)
-def atari_choice(S, B, s, c):
+def atari_choice(S, B, s, c, escape=2):
     """``c``'s atari of the opponent string of representative ``s`` (2 liberties), or
     ``PASS``: at a liberty that is :func:`safe_move` for ``c``, after which the escape at the
-    other liberty leaves the string at most 2 liberties (:func:`libs_after` less the atari
-    point); the liberty with the fewer escape liberties wins, the first one found on a tie.
+    other liberty leaves the string at most ``escape`` liberties (:func:`libs_after` less the
+    atari point; 2 by default, 1 = only ataris that leave the escape in atari again); the
+    liberty with the fewer escape liberties wins, the first one found on a tie.
     Returns ``(move, escape_liberties)`` (``escape_liberties`` 9 when ``PASS``)."""
     a, b = _two_libs(S, s)
     if b == PASS:
@@ -180,7 +182,7 @@ def atari_choice(S, B, s, c):
         q = a if i == 0 else b
         r = b if i == 0 else a
         e = libs_after(S, r, opp, 4) - 1
-        if e <= 2 and e < best_e and safe_move(S, B, q, c):
+        if e <= escape and e < best_e and safe_move(S, B, q, c):
             best = q
             best_e = e
     return best, best_e
@@ -214,7 +216,7 @@ def _capture_next_to(S, s, c):
 
 
 @njit(cache=True, _nrt=False)
-def _race_atari(S, B, s, c):
+def _race_atari(S, B, s, c, escape):
     """``c``'s atari (:func:`atari_choice`) of an opponent string with 2 liberties next to
     ``c``'s string ``s``: the one with the fewest escape liberties, or ``PASS``."""
     W = S[META, M_W]
@@ -226,7 +228,7 @@ def _race_atari(S, B, s, c):
         for d in (-W, -1, 1, W):
             y = x + d
             if S[COLOR, y] == opp and S[NLIB, S[REP, y]] == 2:
-                q, e = atari_choice(S, B, S[REP, y], c)
+                q, e = atari_choice(S, B, S[REP, y], c, escape)
                 if q != PASS and e < best_e:
                     best = q
                     best_e = e
@@ -253,9 +255,10 @@ def _extension(S, B, s, c):
 
 
 @njit(cache=True, _nrt=False)
-def twolib_move(S, B, c):
+def twolib_move(S, B, c, escape=2):
     """The two-liberty answer of ``c`` (to move) to the previous move, or ``PASS`` for none
-    (the module docstring's rules 1-3, in that order)."""
+    (the module docstring's rules 1-3, in that order; ``escape``: the bound of
+    :func:`atari_choice`)."""
     last = S[META, M_LAST]
     if last <= 0 or S[COLOR, last] == EMPTY:
         return PASS
@@ -299,12 +302,12 @@ def twolib_move(S, B, c):
             if q != PASS:
                 return q
     if own2:  # rule 2
-        q, _ = atari_choice(S, B, t, c)
+        q, _ = atari_choice(S, B, t, c, escape)
         if q != PASS:
             return q
     for s in (s0, s1, s2, s3):  # rule 3
         if s >= 0:
-            q = _race_atari(S, B, s, c)
+            q = _race_atari(S, B, s, c, escape)
             if q == PASS:
                 q = _extension(S, B, s, c)
             if q != PASS:

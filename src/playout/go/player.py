@@ -249,6 +249,9 @@ class Player:
         twolib: percent of playout moves that, when ``reply`` gave none, answer the previous
             move's two-liberty strings first (:func:`playout.go.lowlib.twolib_move`: race
             captures and ataris, extensions to 3+ liberties); 0 = off.
+        twolib_escape: the two-liberty rule's atari bound: ataris whose escape leaves the
+            string at most this many liberties (:func:`playout.go.lowlib.atari_choice`; 2, or
+            1 for only those that leave it in atari again).
         uct_c: exploration constant of the RAVE-UCT score (:mod:`playout.go.search`, ``UCT_C``
             = 0.15 by default; 0: no exploration term, as Fuego and Pachi run with RAVE).
         fpu: first-play urgency, the score of a child with no visits and no AMAF statistics
@@ -263,7 +266,7 @@ class Player:
                  reuse: bool = True, rave_k: float = RAVE_K, transpositions: bool = True,
                  settle_margin: float | None = SETTLE_MARGIN, tactics: int = 0,
                  reply: int = 0, lgrf: int = 0, twolib: int = 0, uct_c: float = UCT_C,
-                 fpu: float = FPU, prior_n: float = PRIOR_N):
+                 fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.playouts = playouts
         self.seconds = seconds
@@ -282,6 +285,9 @@ class Player:
         if not 0 <= int(twolib) <= 100:
             raise ValueError(f"twolib must be a percent 0..100, not {twolib}")
         self.twolib = int(twolib)
+        if int(twolib_escape) not in (1, 2):
+            raise ValueError(f"twolib_escape must be 1 or 2, not {twolib_escape}")
+        self.twolib_escape = int(twolib_escape)
         for name, v in (("uct_c", uct_c), ("fpu", fpu), ("prior_n", prior_n)):
             if not (math.isfinite(float(v)) and float(v) >= 0):
                 raise ValueError(f"{name} must be a finite number >= 0, not {v}")
@@ -390,7 +396,7 @@ class Player:
                              (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
                              self.rave_k, self.transpositions, situational, self.tactics,
                              self.reply, self.lgrf, replies[i], self.twolib, self.uct_c,
-                             self.fpu, self.prior_n)
+                             self.fpu, self.prior_n, self.twolib_escape)
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
@@ -512,7 +518,7 @@ class Player:
                    np.zeros(0, np.int64), self.owner, int(board.meta[M_MOVES]) + 3 * board.size ** 2,
                    10**9, self.seed, float(RAVE_K), True, False, self.tactics,
                    self.reply, self.lgrf, lgrf_table(board.S.shape[1]), self.twolib,
-                   self.uct_c, self.fpu, self.prior_n)  # every argument, as genmove passes them: numba compiles one
+                   self.uct_c, self.fpu, self.prior_n, self.twolib_escape)  # every argument, as genmove passes them: numba compiles one
             # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)

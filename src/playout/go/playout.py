@@ -515,14 +515,15 @@ def lgrf_table(npoints: int) -> np.ndarray:
 
 
 @njit(cache=True, _nrt=False)
-def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None, twolib=0):
+def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None, twolib=0, twolib_escape=2):
     """Play to the end from the current (value-initialised) state; return moves played.
 
     ``reply`` (percent, 0 = off; far-light tables, GNU Go's databases): with this probability
     the move of :func:`atari_reply`, when there is one, is played instead of a drawn one.
     ``twolib`` (percent, 0 = off; far-light tables): when that gave no move, with this
     probability the two-liberty answer :func:`playout.go.lowlib.twolib_move`, when there is
-    one (0 draws no random number: the moves are those played without it).
+    one (0 draws no random number: the moves are those played without it), with the atari
+    bound ``twolib_escape`` (:func:`playout.go.lowlib.atari_choice`'s ``escape``).
     ``lgrf`` (0 = off, 1, 2) with the reply table ``LG``: the move of :func:`lgrf_move`, when
     there is one, is played before either (it draws no random number, so ``lgrf`` 0 plays
     exactly the moves it played before).
@@ -556,7 +557,7 @@ def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None, twolib=0)
             if p == PASS and reply > 0 and np.random.randint(0, 100) < reply:
                 p = atari_reply(S, B, c)
             if p == PASS and twolib > 0 and np.random.randint(0, 100) < twolib:
-                p = twolib_move(S, B, c)
+                p = twolib_move(S, B, c, twolib_escape)
             if p == PASS:
                 p, nat = sample_far_light(S, B, T, c, nat)
             passes = passes + 1 if p == PASS else 0

@@ -304,7 +304,7 @@ def _position_hash(S):
 @njit(cache=True, nogil=True)
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
            rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0, lgrf=0,
-           LG=None, twolib=0, uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N):
+           LG=None, twolib=0, uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N, twolib_escape=2):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
@@ -322,7 +322,8 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     tied every move of the tree part and the playout teaches or forgets a reply
     (:func:`playout.go.playout.lgrf_update`); ``LG`` keeps what it learnt (the caller decides
     when to reset it).  ``twolib``: the playouts' two-liberty rule, in percent
-    (:func:`playout.go.lowlib.twolib_move`; 0 = off).  ``uct_c``, ``fpu``, ``prior_n``: the
+    (:func:`playout.go.lowlib.twolib_move`; 0 = off) and ``twolib_escape`` its atari bound
+    (:func:`playout.go.lowlib.atari_choice`).  ``uct_c``, ``fpu``, ``prior_n``: the
     exploration constant, first-play urgency and virtual AMAF visits of the priors (the module's
     ``UCT_C``, ``FPU``, ``PRIOR_N`` by default; see the module docstring).  Returns simulations
     done.
@@ -422,7 +423,7 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
         # instead of counting every stone as it stands
         if S[META, M_PASSES] >= 2:
             S[META, M_PASSES] = 0
-        n = run_playout(S, B, T, movebuf, max_moves, reply, lgrf, LG, twolib)
+        n = run_playout(S, B, T, movebuf, max_moves, reply, lgrf, LG, twolib, twolib_escape)
         score = playout_score(S) - komi
         bw = black_result(score)
         if LG is not None:
