@@ -16,7 +16,8 @@ and gnubg 0-ply's five best plays; every candidate gets gnubg's cubeless money e
 ``--judge`` plies (gnubg numbering: 0 = its raw net, 1 = one roll ahead, the default).  A
 network's error on a decision = the best candidate's equity - its choice's; printed: mean
 error x 500 (a PR against gnubg), its standard error, and the paired difference to the first
-network with its standard error (the same decisions: most of the noise cancels).
+network with its standard error (the same decisions: most of the noise cancels) and their
+ratio ``z``.
 
 gnubg judges, it does not train anything (PyPI ``gnubg``, an optional extra).
 """
@@ -92,8 +93,9 @@ def main() -> None:
     print(f"{n} contact decisions{fam} (seeds {args.seeds}), judge gnubg {args.judge}-ply; PR = mean error x 500")
     for i, name in enumerate(args.nets):
         dd = E[:, i] - E[:, 0]
-        print(f"{name:40s} PR {E[:, i].mean():6.2f} +- {E[:, i].std() / np.sqrt(n):.2f}   "
-              f"minus first {dd.mean():+6.2f} +- {dd.std() / np.sqrt(n):.2f}")
+        se = dd.std() / np.sqrt(n)
+        print(f"{name:40s} PR {E[:, i].mean():7.4f} +- {E[:, i].std() / np.sqrt(n):.4f}   "
+              f"minus first {dd.mean():+7.4f} +- {se:.4f}  z {dd.mean() / max(se, 1e-12):+.2f}")
 
 
 if __name__ == "__main__":
