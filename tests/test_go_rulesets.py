@@ -133,7 +133,10 @@ def test_superko_hashes_follow_the_rules():
 
 def _children(rules, moves, size, playouts=600):
     b = _board(size, rules, moves)
-    pl = Player(load_table("uniform"), playouts=playouts, seed=2, resign=0, capacity=200_000)
+    # exploration on (uct_c 0.15, the default before session 14): the bans are found by trying
+    # every child, which the default uct_c 0 does not do
+    pl = Player(load_table("uniform"), playouts=playouts, seed=2, resign=0, capacity=200_000,
+                uct_c=0.15)
     pl.analyze(b, playouts=playouts)  # the search alone (genmove may pass after a pass)
     return {mv: (v, ban) for mv, v, _, ban in pl.trees[0].children()}
 

@@ -31,7 +31,7 @@ def _root_visits(**kw) -> dict[int, float]:
 
 def test_defaults_are_the_module_constants():
     pl = Player(load_table("mc_mogo_classic"), playouts=10)
-    assert (pl.uct_c, pl.fpu, pl.prior_n) == (UCT_C, FPU, PRIOR_N) == (0.15, 1.1, 20.0)
+    assert (pl.uct_c, pl.fpu, pl.prior_n) == (UCT_C, FPU, PRIOR_N) == (0.0, 1.1, 20.0)
     assert _root_visits() == _root_visits(uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N)
 
 

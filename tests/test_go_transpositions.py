@@ -27,14 +27,16 @@ from playout.go.playout import PlayoutState
 from playout.go.tables import load_table
 
 
-def _search(tree, board, table, sims, seed, expand_after=2, transpositions=True):
+def _search(tree, board, table, sims, seed, expand_after=2, transpositions=True, uct_c=None):
     st = PlayoutState(board, table)
     owner = np.zeros(board.S.shape[1], np.int64)
     hist = np.array(sorted(set(board.history)), np.int64)
     max_moves = 3 * board.size * board.size + 100
-    return search(tree.NI, tree.NF, tree.tm, tree.HT, st.S, st.B, table.T, sims,
-                  float(board.komi), hist, owner, max_moves, expand_after, seed, 1000.0,
-                  transpositions)
+    args = (tree.NI, tree.NF, tree.tm, tree.HT, st.S, st.B, table.T, sims, float(board.komi), hist,
+            owner, max_moves, expand_after, seed, 1000.0, transpositions)
+    if uct_c is None:
+        return search(*args)
+    return search(*args, False, 0, 0, 0, None, 0, uct_c)
 
 
 def _walk(tree, board):
@@ -238,7 +240,9 @@ def test_a_walk_never_enters_a_position_twice():
     leaf = next(ch for ch, (_, visits, _, _) in _kids(tree) if visits == 0)
     tree.NI[LINK, leaf] = tree.root
     before = tree.NF[NVISITS, tree.root]
-    assert _search(tree, b, table, 2000, seed=2, expand_after=1) == 2000
+    # with exploration (the default uct_c 0 would never try the unvisited leaf: its prior and
+    # AMAF values stay below the visited children's)
+    assert _search(tree, b, table, 2000, seed=2, expand_after=1, uct_c=0.15) == 2000
     assert tree.NF[NVISITS, tree.root] == before + 2000  # the root counted once per walk
     assert tree.NF[VISITS, leaf] > 0
 

@@ -253,8 +253,8 @@ class Player:
             string at most this many liberties (:func:`playout.go.lowlib.atari_choice`; 2, or
             1 for only those that leave it in atari again).
         uct_c: exploration constant of the RAVE-UCT score (:mod:`playout.go.search`, ``UCT_C``
-            = 0.15 by default; 0: no exploration term, the AMAF statistics and their priors
-            alone steer the choice).
+            = 0 by default: no exploration term, the AMAF statistics and their priors alone
+            steer the choice; 0.15 before session 14).
         fpu: first-play urgency, the score of a child with no visits and no AMAF statistics
             (``FPU`` = 1.1: every such child is tried before any visited one).
         prior_n: virtual AMAF visits carrying each child's pattern prior (``PRIOR_N`` = 20;
