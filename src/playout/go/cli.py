@@ -102,7 +102,7 @@ def go() -> None:
 @click.option("--rave-k", type=click.FloatRange(0), default=1000.0, show_default=True,
               help="RAVE equivalence parameter; 0 = plain UCT.")
 @click.option("--uct-c", type=click.FloatRange(0), default=0.0, show_default=True,
-              help="Exploration constant of the RAVE-UCT score (0: none; 0.15 before session 14).")
+              help="Exploration constant of the RAVE-UCT score (0: no exploration term).")
 @click.option("--fpu", type=click.FloatRange(0), default=1.1, show_default=True,
               help="First-play urgency: the score of a child never visited nor AMAF-sampled.")
 @click.option("--prior-n", type=click.FloatRange(0), default=20.0, show_default=True,
