@@ -63,3 +63,13 @@ def test_gtp_options_reach_the_player():
     assert r.output.startswith("= ") and len(r.output.split("\n")[0]) >= 4
     r = CliRunner().invoke(gtp, ["--uct-c", "-1"], input="quit\n")
     assert r.exit_code == 2 and "--uct-c" in r.output
+
+
+def test_gtp_defaults_are_the_module_constants():
+    """playout.go.cli stays free of numba imports, so its option defaults are written out; they
+    must stay the search's constants."""
+    from playout.go.search import RAVE_K
+
+    defaults = {p.name: p.default for p in gtp.params}
+    assert (defaults["uct_c"], defaults["fpu"], defaults["prior_n"], defaults["rave_k"]) == (
+        UCT_C, FPU, PRIOR_N, RAVE_K)
