@@ -209,8 +209,13 @@ def eval_(position, ply, svg_path, png_path, evaluator, as_json):
 @click.option("--owner", type=click.Choice(["centered", "player", "opponent"]), default=None)
 @click.option("--jacoby/--no-jacoby", default=True, show_default=True)
 @click.option("--beaver/--no-beaver", default=True, show_default=True)
+@click.option("--rollout", "rollout_trials", type=click.IntRange(min=1), default=None,
+              metavar="TRIALS", help="roll the position out first (TRIALS cubeless games, "
+              "1-ply plays, variance reduction; 1296 is a good size) and read the rolled-out "
+              "probabilities with the 0-ply model; --ply is then ignored")
+@click.option("--seed", default=1, show_default=True, help="seed of --rollout")
 @common
-def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
+def cube(position, ply, cube_value, owner, jacoby, beaver, rollout_trials, seed, evaluator, as_json):
     """Cube action as gnubg 1.07 (money: equity, match: MWC): ND, DT, DP, action.
 
     --ply 1 is gnubg's 0-ply model (Janowski's cubeful equity of the evaluator's
@@ -224,16 +229,24 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
 
     pos = _position(position)
     ev = _evaluator(evaluator)
+    args = dict(jacoby=jacoby and pos.jacoby, beaver=beaver and pos.beaver,
+                match_length=pos.match_length, score=pos.score, crawford=pos.crawford)
+    value, own = pos.cube_value if cube_value is None else cube_value, owner or pos.cube_owner
+    row = None
     try:
-        d = cube_action(pos.board, pos.cube_value if cube_value is None else cube_value,
-                        owner or pos.cube_owner, ev,
-                        _ply(ply), jacoby=jacoby and pos.jacoby, beaver=beaver and pos.beaver,
-                        match_length=pos.match_length, score=pos.score, crawford=pos.crawford)
+        if rollout_trials is not None:
+            from playout.backgammon.cube_rollout import rollout_cube
+
+            d, row = rollout_cube(pos.board, value, own, ev, trials=rollout_trials, seed=seed, **args)
+        else:
+            d = cube_action(pos.board, value, own, ev, _ply(ply), **args)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--cube") from None
     rolled = pos.dice is not None
     if as_json:
         out = d.to_json()
+        if row is not None:
+            out["rollout"] = {k: row[k] for k in ("trials", "std_error") if k in row}
         if rolled:
             out["dice_ignored"] = list(pos.dice)
         click.echo(json.dumps(out))
@@ -244,6 +257,9 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, evaluator, as_json):
     unit = "MWC" if pos.match_length else "equity"
     click.echo(f"({unit})\nNo double      {d.equity_nd:+.4f}\nDouble, take   {d.equity_dt:+.4f}\n"
                f"Double, pass   {d.equity_dp:+.4f}\nProper action: {d.optimal_action}")
+    if row is not None:
+        click.echo(f"(cubeless rollout, {row['trials']} trials, {ev.name}: win {d.probs[0]:.3f} "
+                   f"g {d.probs[1]:.3f} lg {d.probs[3]:.3f}, equity s.e. {row['std_error']:.4f})")
 
 
 @bg.command()

@@ -10,8 +10,11 @@ An :class:`Engine` answers the two questions a benchmark asks, always from the s
 
 Specs (``playout bg pr --engine SPEC``): ``gnubg:ply=0``, ``gnubg:ply=2`` (gnubg numbering,
 0 = raw net), ``bgsage:ply=1``, ``bgsage:ply=2``, ``bgsage:ply=3`` (XG numbering, 1 = raw net),
-``ours:ply=1|2|3[,eval=net|pubeval][,weights=NET.npz][,specialist=backgame]`` (XG numbering),
-``pubeval``.  ``specialist=FAMILY`` plays and cubes a decision whose board is in the family
+``ours:ply=1|2|3[,eval=net|pubeval][,weights=NET.npz][,specialist=backgame][,cube=rollout]``
+(XG numbering), ``pubeval``.  ``cube=rollout`` settles each cube decision by a cubeless
+rollout of the position read with the 0-ply cube model
+(:func:`playout.backgammon.cube_rollout.rollout_cube`; ``cubetrials=N`` games, default
+1,296, seeded by ``cubeseed=S``, default 1); checker plays stay at ``ply``.  ``specialist=FAMILY`` plays and cubes a decision whose board is in the family
 (:func:`playout.backgammon.families.in_family`, either side) with the shipped specialist net
 (:data:`SPECIALISTS`) and every other decision with the general net: the rule looks at the
 decision's board, so all its candidate plays (exits from the region included) are valued by one
@@ -213,7 +216,7 @@ class OursEngine:
     with the ``NeuralNet`` (``eval="net"``) or ``PubEval`` (``eval="pubeval"``) evaluator."""
 
     def __init__(self, ply: int = 1, evaluator: str = "net", weights: str | None = None,
-                 specialist: str | None = None):
+                 specialist: str | None = None, cube_trials: int = 0, cube_seed: int = 1):
         try:
             search = importlib.import_module("playout.backgammon.search")
             cube = importlib.import_module("playout.backgammon.cube")
@@ -235,6 +238,7 @@ class OursEngine:
             path = Path(evaluators.DEFAULT_NET).with_name(SPECIALISTS[specialist])
             self._special = (specialist, evaluators.NeuralNet(path), in_family)
         self.ply = ply
+        self.cube_trials, self.cube_seed = cube_trials, cube_seed
         self.name = "pubeval" if (evaluator == "pubeval" and ply == 1) else f"ours {ply}-ply" + ("" if evaluator == "net" else f" {evaluator}")
 
     def evaluator_for(self, board26):
@@ -263,6 +267,12 @@ class OursEngine:
         if cube_owner == "opponent":
             return False, True
         b = np.asarray(board26, dtype=np.int8)
+        if self.cube_trials:
+            from playout.backgammon.cube_rollout import rollout_cube
+
+            d, _ = rollout_cube(b, int(cube_value), cube_owner, self.evaluator_for(b),
+                                trials=self.cube_trials, seed=self.cube_seed)
+            return bool(d.double), bool(d.take)
         d = self._cube.cube_action(b, int(cube_value), cube_owner, self.evaluator_for(b),
                                    ply=self.ply)
         return bool(d.double), bool(d.take)
@@ -280,6 +290,8 @@ class Spec:
     evaluator: str = "net"
     weights: str | None = None
     specialist: str | None = None
+    cube_trials: int = 0
+    cube_seed: int = 1
 
     @property
     def label(self) -> str:
@@ -290,7 +302,8 @@ class Spec:
         if self.kind == "ours":
             return (f"ours {self.ply}-ply" + ("" if self.evaluator == "net" else f" {self.evaluator}")
                     + (f" {Path(self.weights).stem}" if self.weights else "")
-                    + (f" +{self.specialist} specialist" if self.specialist else ""))
+                    + (f" +{self.specialist} specialist" if self.specialist else "")
+                    + (f", cube rollout {self.cube_trials}" if self.cube_trials else ""))
         return f"{self.kind} {self.ply}-ply"
 
 
@@ -325,6 +338,22 @@ def parse_spec(text: str) -> Spec:
     if specialist is not None and specialist not in SPECIALISTS:
         raise EngineError(f"engine spec {text!r}: no specialist for {specialist!r} "
                           f"(known: {', '.join(sorted(SPECIALISTS))})")
+    cube_trials, cube_seed = 0, 1
+    if kind == "ours":
+        cube = opts.pop("cube", None)
+        if cube not in (None, "rollout", "ply"):
+            raise EngineError(f"engine spec {text!r}: cube={cube} (rollout or ply)")
+        try:
+            trials_text = opts.pop("cubetrials", None)
+            cube_seed = int(opts.pop("cubeseed", 1))
+            if cube == "rollout" or trials_text is not None:
+                cube_trials = int(trials_text) if trials_text is not None else 1296
+        except ValueError:
+            raise EngineError(f"engine spec {text!r}: cubetrials and cubeseed must be integers") from None
+        if trials_text is not None and cube != "rollout":
+            raise EngineError(f"engine spec {text!r}: cubetrials needs cube=rollout")
+        if cube == "rollout" and cube_trials < 1:
+            raise EngineError(f"engine spec {text!r}: cubetrials must be at least 1")
     if opts:
         raise EngineError(f"engine spec {text!r}: unknown option(s) {', '.join(sorted(opts))}")
     if ply < (0 if gnubg_numbering else 1):
@@ -333,7 +362,7 @@ def parse_spec(text: str) -> Spec:
     if ply > top:
         raise EngineError(f"engine spec {text!r}: ply {ply} is out of range "
                           f"({'0..3 in gnubg' if gnubg_numbering else '1..4 in XG'} numbering)")
-    return Spec(kind, ply, evaluator, weights, specialist)
+    return Spec(kind, ply, evaluator, weights, specialist, cube_trials, cube_seed)
 
 
 def make_engine(spec: str | Spec) -> Engine:
@@ -346,7 +375,7 @@ def make_engine(spec: str | Spec) -> Engine:
     elif s.kind == "pubeval":
         e = OursEngine(s.ply, "pubeval")
     else:
-        e = OursEngine(s.ply, s.evaluator, s.weights, s.specialist)
+        e = OursEngine(s.ply, s.evaluator, s.weights, s.specialist, s.cube_trials, s.cube_seed)
     e.name = s.label
     return e
 
