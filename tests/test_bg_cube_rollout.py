@@ -71,6 +71,7 @@ def test_engine_spec_cube_rollout():
     assert s.label == "ours 1-ply, cube rollout 1296"
     s = E.parse_spec("ours:ply=2,cube=rollout,cubetrials=324,cubeseed=7")
     assert (s.ply, s.cube_trials, s.cube_seed) == (2, 324, 7)
+    assert s.label == "ours 2-ply, cube rollout 324 seed 7"
     assert E.parse_spec("ours:ply=1").cube_trials == 0
     for bad, msg in [("ours:cubetrials=5", "needs cube=rollout"), ("ours:cube=gnubg", "rollout or ply"),
                      ("ours:cube=rollout,cubetrials=0", "at least 1"),

@@ -114,6 +114,9 @@ def test_pr_command_table_csv_and_errors(tmp_path):
     assert res.exit_code == 0, res.output
     assert "gnubg 0-ply" in res.output and "bgsage 1-ply" in res.output and "PR" in res.output
     assert csv_path.read_text().count("\n") > 2 * 25
+    twice = CliRunner().invoke(pr, [str(REF_A), "--engine", "gnubg:ply=0", "--engine", "gnubg:ply=0",
+                                    "--limit", "5"])
+    assert twice.exit_code == 0 and "gnubg 0-ply (XG 1) #2" in twice.output  # both rows kept
     bad = CliRunner().invoke(pr, [str(tmp_path), "--engine", "gnubg:ply=0"])
     assert bad.exit_code == 1 and "benchmark.txt" in bad.output and "Traceback" not in bad.output
     bad = CliRunner().invoke(pr, [str(REF_A), "--engine", "foo"])

@@ -59,11 +59,14 @@ def pr(benchmark_dir: Path, engines: tuple[str, ...], limit, csv_path, complete,
                 engine = eng.make_engine(spec)
             except eng.EngineError as exc:
                 raise click.ClickException(str(exc)) from None
-            task = progress.add_task(spec.label, total=n)
+            label, k = spec.label, 2
+            while label in results:  # the same engine twice keeps both rows
+                label, k = f"{spec.label} #{k}", k + 1
+            task = progress.add_task(label, total=n)
             rows = scoring.rate(bset.decisions, bset.references, engine, limit=n,
                                 on_step=lambda t=task: progress.advance(t), completer=completer)
-            rows_by_engine[spec.label] = rows
-            results[spec.label] = scoring.summarize(rows)
+            rows_by_engine[label] = rows
+            results[label] = scoring.summarize(rows)
     table = Table(title=f"PR on {benchmark_dir} ({n} decisions)")
     for col in ("engine", "PR", "checker PR", "cube PR", "error rate", "blunders", "decisions",
                 "mismatches", "rollout-grade", "ms/decision"):

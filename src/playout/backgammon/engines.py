@@ -303,7 +303,8 @@ class Spec:
             return (f"ours {self.ply}-ply" + ("" if self.evaluator == "net" else f" {self.evaluator}")
                     + (f" {Path(self.weights).stem}" if self.weights else "")
                     + (f" +{self.specialist} specialist" if self.specialist else "")
-                    + (f", cube rollout {self.cube_trials}" if self.cube_trials else ""))
+                    + (f", cube rollout {self.cube_trials}" if self.cube_trials else "")
+                    + (f" seed {self.cube_seed}" if self.cube_trials and self.cube_seed != 1 else ""))
         return f"{self.kind} {self.ply}-ply"
 
 
