@@ -94,3 +94,10 @@ def test_cli_cube_rollout():
     assert r.exit_code == 0 and "cubeless rollout, 144 trials" in r.output
     r = CliRunner().invoke(main, ["bg", "cube", "3u0GABBs20YAUA", "--rollout", "0"])
     assert r.exit_code == 2 and "--rollout" in r.output and "Traceback" not in r.output
+
+
+def test_analyze_refuses_cube_rollout():
+    from playout.backgammon.analysis import AnalysisError, make_rater
+
+    with pytest.raises(AnalysisError, match="cube=rollout is for bg pr"):
+        make_rater("ours:ply=1,cube=rollout")

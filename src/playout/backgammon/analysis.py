@@ -337,6 +337,9 @@ def make_rater(spec: str) -> tuple[Rater, str]:
         s = parse_spec(spec)
     except EngineError as exc:
         raise AnalysisError(str(exc)) from None
+    if s.cube_trials:
+        raise AnalysisError(f"--engine {spec}: cube=rollout is for bg pr and bg cube --rollout; "
+                            f"bg analyze rates cube actions at the engine's ply")
     try:
         if s.kind == "gnubg":
             # cube figures: our cubeful search over gnubg's raw (0-ply) net at gnubg's depth

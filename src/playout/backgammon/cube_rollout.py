@@ -10,7 +10,7 @@ doubtful cube: the search does the work the network cannot.
 
 Measured on reference set A (53 scored cube decisions; ``playout bg pr
 ../shared/data/backgammon/reference/A --engine ours:ply=1 --engine ours:ply=1,cube=rollout``):
-cube PR 12.05 at 1-ply -> 1.1-1.4 with 1,296 trials, at 1-16 s a decision on one core
+cube PR 12.05 at 1-ply -> 1.49 with 1,296 trials, 5.2 s a decision on average on one core
 (docs/results.md, session 16).
 
 >>> from playout.backgammon.ids import board_from_position_id
