@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from playout.backgammon import benchmark as B, engines as E
 from playout.backgammon.cube import cube_action
 from playout.backgammon.cube_rollout import evaluator_name, rollout_cube
-from playout.backgammon.evaluators import NeuralNet
+from playout.backgammon.evaluators import DEFAULT_NET, NeuralNet
 from playout.backgammon.ids import board_from_position_id
 from playout.cli import main
 
@@ -30,14 +30,16 @@ def _reference_action(ref) -> tuple[bool, bool]:
 def test_rollout_fixes_the_cube_errors_of_the_network(index):
     """A's decisions 329 (reference Double/Pass; the net: No double), 342 (Double/Pass; the net
     takes, error 0.729, 6.9 of the net's cube PR 12.05) and 355 (No double; the net doubles):
-    the default net gets each wrong at 1-ply, a 324-trial rollout of it gets each right."""
+    net_cand128_g9 (the default of sessions 14-15) gets each wrong at 1-ply, a 324-trial rollout
+    of it gets each right."""
     bs = B.load_set(REF_A)
     d, ref = bs.decisions[index], bs.references[index]
     assert d.kind != "checker" and ref is not None
     b = np.asarray(d.board, dtype=np.int8)
     want = _reference_action(ref)
-    net = cube_action(b, d.cube_value, d.cube_owner, None, 1)
-    got, row = rollout_cube(b, d.cube_value, d.cube_owner, trials=324, seed=1)
+    g9 = NeuralNet(Path(DEFAULT_NET).with_name("net_cand128_g9.npz"))
+    net = cube_action(b, d.cube_value, d.cube_owner, g9, 1)
+    got, row = rollout_cube(b, d.cube_value, d.cube_owner, g9, trials=324, seed=1)
     if want[0]:  # the reference doubles: both halves count
         assert (net.double, net.take) != want
         assert (got.double, got.take) == want
@@ -85,7 +87,8 @@ def test_engine_spec_cube_rollout():
 @needs_a
 def test_cli_cube_rollout():
     """``bg cube ID --rollout N``: A's decision 342 (gnubg ID 3u0GABBs20YAUA) is Double/Pass."""
-    r = CliRunner().invoke(main, ["bg", "cube", "3u0GABBs20YAUA", "--rollout", "324", "--json"])
+    g9 = str(Path(DEFAULT_NET).with_name("net_cand128_g9.npz"))
+    r = CliRunner().invoke(main, ["bg", "cube", "3u0GABBs20YAUA", "--rollout", "324", "--json", "--evaluator", g9])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert (out["double"], out["take"], out["rollout"]["trials"]) == (True, False, 324)
