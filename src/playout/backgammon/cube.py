@@ -364,6 +364,15 @@ def money_cube_action(p, cube_owner: str, x: float, *, jacoby: bool = True,
                      is_beaver=bool(beaver and -2.0 <= dt <= 0.0 and dt < dp))
 
 
+def check_cube(cube_value: int, cube_owner: str) -> None:
+    """``ValueError`` unless ``cube_owner`` is one of :data:`OWNERS` and ``cube_value`` a power
+    of two."""
+    if cube_owner not in OWNERS:
+        raise ValueError(f"cube_owner: {cube_owner!r} (must be one of {', '.join(OWNERS)})")
+    if cube_value < 1 or cube_value & (cube_value - 1):
+        raise ValueError(f"cube_value: {cube_value} is not a power of two")
+
+
 def cube_action(board26, cube_value: int = 1, cube_owner: str = "centered",
                 evaluator: Evaluator | None = None, ply: int = 1, *, jacoby: bool = True,
                 beaver: bool = True, probs=None, match_length: int = 0,
@@ -381,10 +390,7 @@ def cube_action(board26, cube_value: int = 1, cube_owner: str = "centered",
     (:func:`playout.backgammon.cubeful.cube_decision`; ply 2 = gnubg's 1-ply) unless
     ``probs`` are given, which are always read with the 0-ply model.
     """
-    if cube_owner not in OWNERS:
-        raise ValueError(f"cube_owner: {cube_owner!r} (must be one of {', '.join(OWNERS)})")
-    if cube_value < 1 or cube_value & (cube_value - 1):
-        raise ValueError(f"cube_value: {cube_value} is not a power of two")
+    check_cube(cube_value, cube_owner)
     if probs is None and ply >= 2:
         from playout.backgammon.cubeful import cube_decision
 

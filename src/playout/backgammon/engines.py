@@ -14,7 +14,8 @@ Specs (``playout bg pr --engine SPEC``): ``gnubg:ply=0``, ``gnubg:ply=2`` (gnubg
 (XG numbering), ``pubeval``.  ``cube=rollout`` settles each cube decision by a cubeless
 rollout of the position read with the 0-ply cube model
 (:func:`playout.backgammon.cube_rollout.rollout_cube`; ``cubetrials=N`` games, default
-1,296, seeded by ``cubeseed=S``, default 1); checker plays stay at ``ply``.  ``specialist=FAMILY`` plays and cubes a decision whose board is in the family
+1,296, seeded by ``cubeseed=S``, default 1; ``cube=ply``, the default, cubes at ``ply``);
+checker plays stay at ``ply``.  ``specialist=FAMILY`` plays and cubes a decision whose board is in the family
 (:func:`playout.backgammon.families.in_family`, either side) with the shipped specialist net
 (:data:`SPECIALISTS`) and every other decision with the general net: the rule looks at the
 decision's board, so all its candidate plays (exits from the region included) are valued by one
