@@ -86,8 +86,10 @@ def test_the_play_made_is_the_exact_best_and_ranked_values_never_exceed_it(kerne
         assert np.all(ranked_eq <= full_eq + 1e-12)
         exact_share.append(np.mean(np.abs(ranked_eq - full_eq) < 1e-12))
     # most rolls find the best play anyway (measured ~0.93 over self-play positions; on these
-    # rolls a value of the network: net_cand128_g6 0.884, g7 0.866, the default g9 0.848)
-    assert np.mean(exact_share) > 0.82
+    # rolls a value of the network: net_cand128_g6 0.884, g7 0.866, g9 0.848 when one board's
+    # two paths could both be kept; each board kept once (session 17): g9 0.881, the default
+    # net_cand128_g12 0.865)
+    assert np.mean(exact_share) > 0.84
 
 
 def _roll_index(d1, d2):
@@ -96,7 +98,10 @@ def _roll_index(d1, d2):
 
 
 def test_keeping_every_play_gives_gnubgs_luck(kernels):
-    # with at most MAX_KEEP plays per roll, all are kept: the values equal the full search's
+    # keeping k = the most distinct plays any roll has, every play is kept: the values equal the
+    # full search's.  k is exactly that count, so a play kept twice (one board reached by two
+    # paths: a non-double's two orders, one checker moving both dice) would crowd a distinct play
+    # out (session 16: with net_cand128_g12 one roll's value fell 0.46 short of the full search's)
     (W1, b1, W2, b2), ws, lws = kernels
     rows = np.zeros(22, dtype=np.int64)
     full = np.zeros(22, dtype=np.int64)
@@ -107,7 +112,7 @@ def test_keeping_every_play_gives_gnubgs_luck(kernels):
             continue
         best_plays(W1, b1, W2, b2, b, 1, 2, True, ws, full)
         full_eq = ws[7][full[:21]].copy()
-        ranked_luck_plays(W1, b1, W2, b2, b, 1, 2, MAX_KEEP, ws, lws, rows)
+        ranked_luck_plays(W1, b1, W2, b2, b, 1, 2, max(counts), ws, lws, rows)
         assert ws[7][rows[:21]] == pytest.approx(full_eq, abs=1e-12)
         n += 1
     assert n > 30
@@ -132,8 +137,9 @@ def test_ranked_luck_is_unbiased_and_plays_the_same_games():
     assert eq(ranked).std() < 0.6 * eq(none).std()
     # ranked keeps at least 70% of full luck's reduction of the standard deviation (a value of the
     # network: net_cand128 here 0.665 vs 0.788 = 84%; net_cand128_g6 81.6% (sd 0.186 / 0.104 /
-    # 0.549 none), net_cand128_g7 78.9% (0.196 / 0.100 / 0.554), the default net_cand128_g9 75.0%
-    # (0.214 / 0.099 / 0.558); on average over 15 contact boards of POSITIONS g6 92.8%, g7 91.5%,
+    # 0.549 none), net_cand128_g7 78.9% (0.196 / 0.100 / 0.554), net_cand128_g9 75.0%
+    # (0.214 / 0.099 / 0.558), 80.3% (0.190 / 0.099 / 0.558) once each board is kept only once
+    # (session 17), the default net_cand128_g12 78.2% (0.200 / 0.094 / 0.576); on average over 15 contact boards of POSITIONS g6 92.8%, g7 91.5%,
     # g9 88.6% (out of the test: each generation's ranking picks the best play a little less
     # often, docs/results.md session 14); net_distill128 0.698 vs 0.759; net_td80: 1.07x
     # full's sd on average over 11 self-play positions, net_distill128 1.17x, docs/results.md).

@@ -35,7 +35,11 @@ Measured (1,500 self-play positions x 21 rolls, keeping 3): the ranked play is
 the roll's best in 93.5% of rolls, 0.0025 equity short on average; a contact
 half-move takes ~72 us instead of ~177 us.  On contact positions alone the best
 play is outside the 3 kept in 4.3% of rolls (3.9% with every leaf's exact shot
-inputs, 8% with the masks even after hits).
+inputs, 8% with the masks even after hits).  (Those figures are of an early network.)
+A play is kept once per board (:func:`_offer`): over the 2,959 positions of
+``tests/test_bg_luck.py`` x 21 rolls the kept 3 hold the best play in 86.9% of rolls with
+``net_cand128_g12`` (83.8% when two paths to one board could both be kept; net_cand128_g9
+88.3%, 85.2%), and the mean shortfall falls from 0.0158 to 0.0131.
 
 The rollout's *player* is unchanged: the play made for the roll drawn is still
 the exact 1-ply best over all its plays.  Only the luck term differs from
@@ -95,10 +99,10 @@ _WIN = 1e9  # score of a play that bears off the last checker
 
 def new_luck_workspace(n_inputs):
     """Work arrays for :func:`ranked_luck_plays`: ``(s[n_inputs], sc[5], made[5], off[5],
-    keep_sc[MAX_KEEP], keep_path[MAX_KEEP, 4, 2], keep_len[MAX_KEEP], path[5, 2], blots[5],
-    hitmask[25], hits[5], nh[5])``."""
+    keep_sc[MAX_KEEP], keep_z[MAX_KEEP] (the kept boards' Zobrist hashes), keep_path[MAX_KEEP, 4, 2],
+    keep_len[MAX_KEEP], path[5, 2], blots[5], hitmask[25], hits[5], nh[5], nkeep[1])``."""
     return (np.zeros(n_inputs), np.zeros(5), np.zeros(5, dtype=np.int64),
-            np.zeros(5, dtype=np.int64), np.zeros(MAX_KEEP),
+            np.zeros(5, dtype=np.int64), np.zeros(MAX_KEEP), np.zeros(MAX_KEEP, dtype=np.uint64),
             np.zeros((MAX_KEEP, 4, 2), dtype=np.int64), np.zeros(MAX_KEEP, dtype=np.int64),
             np.zeros((5, 2), dtype=np.int64), np.zeros(5, dtype=np.int64),
             np.zeros(25, dtype=np.int64), np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64),
@@ -254,12 +258,19 @@ def _leaf_score(lv, ctx, s, sc, made, off, blots, hm, nh, w, ps, pd):
 
 
 @njit(cache=True, inline="always")
-def _offer(v, lv, path, k, keep_sc, keep_path, keep_len, nkeep):
-    """Keep the play ``path[1..lv]`` among the ``k`` best scores (earlier plays win ties)."""
+def _offer(v, lv, w, ps, pd, path, k, keep_sc, keep_z, keep_path, keep_len, nkeep):
+    """Keep the play ``path[1..lv]`` among the ``k`` best scores (earlier plays win ties),
+    unless a kept play reaches the same board.
+
+    ``w`` is the play's board but for a pending last step ``ps``/``pd`` (``ps`` = 0: none).
+    One board is often reached by several paths (a non-double's two orders, a checker moving
+    both dice by either intermediate point); keeping each path would let copies of one play
+    crowd distinct plays out of the ``k`` kept, so a play is identified by its board's Zobrist
+    hash (:func:`playout.backgammon.moves._hash`), computed only for a play that would be kept.
+    """
     nk = nkeep[0]
     if nk < k:
         q = nk
-        nkeep[0] = nk + 1
     else:
         q = 0
         for j in range(1, k):
@@ -267,7 +278,19 @@ def _offer(v, lv, path, k, keep_sc, keep_path, keep_len, nkeep):
                 q = j
         if not v > keep_sc[q]:
             return
+    hit = 0
+    if ps > 0:
+        hit = _do(w, ps, pd)
+    z = _hash(w)
+    if ps > 0:
+        _undo(w, ps, pd, hit)
+    for j in range(nk):
+        if keep_z[j] == z:
+            return  # this board is kept already (its exact value is what counts)
+    if nk < k:
+        nkeep[0] = nk + 1
     keep_sc[q] = v
+    keep_z[q] = z
     keep_len[q] = lv
     for d in range(lv):
         keep_path[q, d, 0] = path[d + 1, 0]
@@ -275,26 +298,26 @@ def _offer(v, lv, path, k, keep_sc, keep_path, keep_len, nkeep):
 
 
 @njit(cache=True, inline="always")
-def _consider(lv, w, ps, pd, k, ctx, s, sc, made, off, blots, nh, hm, path, keep_sc, keep_path,
-              keep_len, nkeep):
+def _consider(lv, w, ps, pd, k, ctx, s, sc, made, off, blots, nh, hm, path, keep_sc, keep_z,
+              keep_path, keep_len, nkeep):
     """Score the play ending at depth ``lv`` (pending last step ``ps``/``pd``) and offer it."""
     v = _leaf_score(lv, ctx, s, sc, made, off, blots, hm, nh, w, ps, pd)
-    _offer(v, lv, path, k, keep_sc, keep_path, keep_len, nkeep)
+    _offer(v, lv, w, ps, pd, path, k, keep_sc, keep_z, keep_path, keep_len, nkeep)
 
 
 @njit(cache=True)
 def _consider_rare(lv, w, ps, pd, k, ctx, s, sc, made, off, blots, nh, hm, path, keep_sc,
-                   keep_path, keep_len, nkeep):
+                   keep_z, keep_path, keep_len, nkeep):
     """:func:`_consider` as a call, for the rarely reached leaves of :func:`_rank_roll` (doubles
     that cannot be played in full, one die only): one compiled copy instead of one inlined copy
     per call site (compile time; the two hot sites stay inlined)."""
-    _consider(lv, w, ps, pd, k, ctx, s, sc, made, off, blots, nh, hm, path, keep_sc, keep_path,
-              keep_len, nkeep)
+    _consider(lv, w, ps, pd, k, ctx, s, sc, made, off, blots, nh, hm, path, keep_sc, keep_z,
+              keep_path, keep_len, nkeep)
 
 
 @njit(cache=True, _nrt=False)
-def _rank_roll(w, d1, d2, k, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep_path, keep_len,
-               path, nkeep):
+def _rank_roll(w, d1, d2, k, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep_z, keep_path,
+               keep_len, path, nkeep):
     """Keep the ``k`` best-ranked plays of ``d1 d2`` (the legal plays of ``_best_roll``, in its
     order); ``nkeep[0]`` = 0 when no checker can move."""
     nkeep[0] = 0
@@ -342,18 +365,18 @@ def _rank_roll(w, d1, d2, k, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep
                             depth = 4
                             nkeep[0] = 0
                         _consider(4, w, s4, d, k, ctx, s, sc, made, off, blots, nh, hm, path,
-                                  keep_sc, keep_path, keep_len, nkeep)
+                                  keep_sc, keep_z, keep_path, keep_len, nkeep)
                     if depth == 3:
                         _consider_rare(np.int64(3), w, zero, zero, k, ctx, s, sc, made, off, blots,
-                                       nh, hm, path, keep_sc, keep_path, keep_len, nkeep)
+                                       nh, hm, path, keep_sc, keep_z, keep_path, keep_len, nkeep)
                     _undo(w, s3, d, h3)
                 if depth == 2:
                     _consider_rare(np.int64(2), w, zero, zero, k, ctx, s, sc, made, off, blots,
-                                   nh, hm, path, keep_sc, keep_path, keep_len, nkeep)
+                                   nh, hm, path, keep_sc, keep_z, keep_path, keep_len, nkeep)
                 _undo(w, s2, d, h2)
             if depth == 1:
                 _consider_rare(np.int64(1), w, zero, zero, k, ctx, s, sc, made, off, blots,
-                               nh, hm, path, keep_sc, keep_path, keep_len, nkeep)
+                               nh, hm, path, keep_sc, keep_z, keep_path, keep_len, nkeep)
             _undo(w, s1, d, h1)
         return
     hi = max(d1, d2)
@@ -375,7 +398,7 @@ def _rank_roll(w, d1, d2, k, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep
                 path[2, 0] = s2
                 path[2, 1] = c
                 _consider(2, w, s2, c, k, ctx, s, sc, made, off, blots, nh, hm, path,
-                          keep_sc, keep_path, keep_len, nkeep)
+                          keep_sc, keep_z, keep_path, keep_len, nkeep)
             _undo(w, s1, a, h1)
     if nkeep[0] > 0:
         return
@@ -386,7 +409,7 @@ def _rank_roll(w, d1, d2, k, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep
                 path[1, 0] = s1
                 path[1, 1] = a
                 _consider_rare(np.int64(1), w, s1, a, k, ctx, s, sc, made, off, blots, nh, hm,
-                               path, keep_sc, keep_path, keep_len, nkeep)
+                               path, keep_sc, keep_z, keep_path, keep_len, nkeep)
         if nkeep[0] > 0:
             return
 
@@ -445,7 +468,7 @@ def ranked_luck_plays(W1, b1, W2, b2, board, d1, d2, k, ws, lws, rows):
     Boards, probabilities and equities of a row as in ``best_plays``.
     """
     acc, st, ctx, table, hashes, boards, probs, eqs, counts, hid, raw, x, rec, W2T, fb, db = ws
-    s, sc, made, off, keep_sc, keep_path, keep_len, path, blots, hm, hits, nh, nkeep = lws
+    s, sc, made, off, keep_sc, keep_z, keep_path, keep_len, path, blots, hm, hits, nh, nkeep = lws
     _set_base(board, W1, b1, acc, st, ctx, table, hashes, counts, x)
     base_extras(x, fb)
     _slopes(acc, ctx, W1, W2T, b2, hid, s)
@@ -466,8 +489,8 @@ def ranked_luck_plays(W1, b1, W2, b2, board, d1, d2, k, ws, lws, rows):
     q = 0
     for a in range(1, 7):
         for c in range(1, a + 1):
-            _rank_roll(w, a, c, kk, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep_path,
-                       keep_len, path, nkeep)
+            _rank_roll(w, a, c, kk, ctx, s, sc, made, off, blots, nh, hm, keep_sc, keep_z,
+                       keep_path, keep_len, path, nkeep)
             r = _exact_best(w, z0, keep_path, keep_len, nkeep, acc, st, ctx, rec, W1, b1, W2, b2,
                             W2T, table, hashes, boards, probs, eqs, counts, hid, raw, x, fb, hits, db)
             rows[q] = park(r, q, boards, probs, eqs)
