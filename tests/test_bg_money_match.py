@@ -205,8 +205,9 @@ def test_illegal_play_names_engine_position_and_dice():
 
 
 def test_ours_vs_pubeval_win_rate_matches_the_known_value():
-    # the default net_cand128_g9: 2,000 games (`playout bg match ours:ply=1 pubeval --games 2000
-    # --seed 2`) 70.7% [68.6-72.6], +0.631 +- 0.029 a game (net_cand128_g7 in the same run
+    # the default net_cand128_g12: 2,000 games (`playout bg match ours:ply=1 pubeval --games 2000
+    # --seed 2`) 72.0% [70.0-73.9], +0.656 +- 0.028 a game; net_cand128_g9 70.7% [68.6-72.6],
+    # +0.631 +- 0.029 a game (net_cand128_g7 in the same run
     # 71.7%, +0.634; docs/results.md's first figure, an older net: 66.0%); 600 games have a win-rate
     # standard deviation of ~1.9% and a points-per-game one of ~0.053, so these ranges are over
     # 3 sd either side
