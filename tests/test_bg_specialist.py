@@ -42,3 +42,25 @@ def test_specialist_spec_errors_and_label():
     assert make_engine("ours:ply=1,specialist=backgame").name == "ours 1-ply +backgame specialist"
     with pytest.raises(EngineError, match="no specialist for 'snake'"):
         parse_spec("ours:ply=1,specialist=snake")
+
+
+def test_analysis_values_family_decisions_with_the_specialist():
+    # bg analyze's rater honours specialist= as the engine does (it was ignored before session 17)
+    from playout.backgammon.analysis import Rater, State, make_rater
+    from playout.backgammon.moves import legal_moves
+
+    decisions = [d for d in B.load_set(REF_A).decisions if d.kind == "checker"]
+    inside = [d for d in decisions if in_family("backgame", np.asarray(d.board, dtype=np.int8))]
+    outside = [d for d in decisions if d not in inside][:3]
+    rater, label = make_rater("ours:ply=1,specialist=backgame")
+    assert label == "ours 1-ply +backgame specialist"
+    general = Rater(NeuralNet(), 1)
+    special = Rater(NeuralNet(DEFAULT_NET.with_name("net_sl_backgame_v1.npz")), 1)
+    st = State(0, (0, 0), 1, "centered", False, True)
+    for d, want in [(d, special) for d in inside[:3]] + [(d, general) for d in outside]:
+        b = np.asarray(d.board, dtype=np.int8)
+        plays = legal_moves(b, *d.dice)
+        assert rater.play_values(b, plays, st) == pytest.approx(want.play_values(b, plays, st))
+        assert rater.cube(b, st)["probs"] == pytest.approx(want.cube(b, st)["probs"])
+    b = np.asarray(inside[0].board, dtype=np.int8)
+    assert special.cube(b, st)["probs"] != pytest.approx(general.cube(b, st)["probs"])

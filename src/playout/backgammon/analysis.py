@@ -241,9 +241,14 @@ class Rater:
     ``evaluator`` when it runs in our kernels (our net, pubeval).  With no leaf (``bgsage``,
     which searches itself) or at ply 1 they are the 0-ply cube model on ``ply``-ply cubeless
     probabilities (Janowski).
+
+    ``special``: ``(family, evaluator)``: a decision whose board is in the family
+    (:func:`playout.backgammon.families.in_family`, either side) is valued with that
+    evaluator instead (as ``ours:...,specialist=FAMILY`` plays in
+    :class:`playout.backgammon.engines.OursEngine`).
     """
 
-    def __init__(self, evaluator, ply: int, luck_ply: int = 1, leaf=None):
+    def __init__(self, evaluator, ply: int, luck_ply: int = 1, leaf=None, special=None):
         self.ev = evaluator
         self.ply = int(ply)
         self.luck_ply = int(luck_ply)
@@ -251,10 +256,22 @@ class Rater:
         if leaf is None and evaluator.kernel_args() is not None:
             leaf = evaluator
         self.leaf = leaf if self.ply >= 2 else None
+        self.special = special
+
+    def _nets(self, board):
+        """(evaluator, cubeful leaf) for a decision at ``board`` (the specialist's in its family)."""
+        if self.special is not None:
+            from playout.backgammon.families import in_family
+
+            family, ev = self.special
+            if in_family(family, np.asarray(board, dtype=np.int8)):
+                return ev, (ev if self.ply >= 2 else None)
+        return self.ev, self.leaf
 
     def play_values(self, board, results, st: State, ply: int | None = None) -> np.ndarray:
         """EMG of each post-move board in ``results`` for the mover (state ``st`` before it)."""
         ply = self.ply if ply is None else ply
+        ev, leaf = self._nets(board)
         out = np.empty(len(results))
         todo = []
         for i, r in enumerate(results):
@@ -263,17 +280,17 @@ class Rater:
                 out[i] = _terminal_emg(g, st)
             else:
                 todo.append(i)
-        if todo and self.leaf is not None and ply >= 2:
+        if todo and leaf is not None and ply >= 2:
             from playout.backgammon.cubeful import post_move_values
 
             v = post_move_values(np.stack([results[i] for i in todo]), st.cube, st.owner,
-                                 self.leaf, ply, jacoby=st.jacoby, match_length=st.length,
+                                 leaf, ply, jacoby=st.jacoby, match_length=st.length,
                                  score=st.score, crawford=st.crawford)
             self.positions += len(todo)
             out[todo] = [st.to_emg(t) for t in v] if st.length else v
         elif todo:
             boards = np.stack([results[i] for i in todo])
-            probs = post_move_probs(self.ev, boards, ply)  # mover's view
+            probs = post_move_probs(ev, boards, ply)  # mover's view
             self.positions += len(todo)
             out[todo] = play_emg_batch(probs, boards, st)
         return out
@@ -308,14 +325,15 @@ class Rater:
         """ND, DT, DP, optimal in EMG for the side on roll (gnubg's ``FindCubeDecision``);
         ``probs``: the cubeless probabilities behind them (the search's at ply >= 2)."""
         self.positions += 1
-        if self.leaf is not None:
+        ev, leaf = self._nets(board)
+        if leaf is not None:
             from playout.backgammon.cubeful import cubeful_equities
 
-            r = cubeful_equities(board, st.cube, st.owner, self.leaf, self.ply, jacoby=st.jacoby,
+            r = cubeful_equities(board, st.cube, st.owner, leaf, self.ply, jacoby=st.jacoby,
                                  match_length=st.length, score=st.score, crawford=st.crawford)
             p, nd, dt = r.probs, r.nd, r.dt  # money: DT already x 2 (per unit of this cube)
         else:
-            p = pre_roll_probs(self.ev, board, self.ply)
+            p = pre_roll_probs(ev, board, self.ply)
             nd = cubeful_pre_roll(p, board, st)
             dst = State(st.length, st.score, 2 * st.cube, "opponent", st.crawford, st.jacoby)
             dt = cubeful_pre_roll(p, board, dst) * (1.0 if st.length else 2.0)
@@ -349,7 +367,13 @@ def make_rater(spec: str) -> tuple[Rater, str]:
             return Rater(get_evaluator("bgsage"), s.ply), s.label
         if s.kind == "pubeval":
             return Rater(get_evaluator("pubeval"), 1), s.label
-        return Rater(get_evaluator(s.weights or s.evaluator), s.ply), s.label
+        special = None
+        if s.specialist is not None:
+            from playout.backgammon.engines import SPECIALISTS
+            from playout.backgammon.evaluators import DEFAULT_NET, NeuralNet
+
+            special = (s.specialist, NeuralNet(DEFAULT_NET.with_name(SPECIALISTS[s.specialist])))
+        return Rater(get_evaluator(s.weights or s.evaluator), s.ply, special=special), s.label
     except ValueError as exc:
         raise AnalysisError(f"--engine {spec}: {exc}") from None
 

@@ -41,8 +41,9 @@ A play is kept once per board (:func:`_offer`): over the 2,959 positions of
 ``net_cand128_g12`` (83.8% when two paths to one board could both be kept; net_cand128_g9
 88.3%, 85.2%), and the mean shortfall falls from 0.0158 to 0.0131.  Equal-precision rollout
 speed (games/s / sd^2, 16 boards x 1,296 trials) is unchanged: the distinct plays cost exact
-evaluations that a duplicate found in the cache did not (g12, k 3: 126 games/s at sd 0.428
-against 139 at 0.448 before; k 2 146 at 0.458, k 4 106 at 0.410: 698, 690, 630 all told).
+evaluations that a duplicate found in the cache did not (g12, k 3: 124-126 games/s at sd 0.428
+against 122-139 at 0.448 before, CPU time of two runs each beside other work; k 2 146 at 0.458,
+k 4 106 at 0.410).
 
 The rollout's *player* is unchanged: the play made for the roll drawn is still
 the exact 1-ply best over all its plays.  Only the luck term differs from
