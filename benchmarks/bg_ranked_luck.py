@@ -26,28 +26,12 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from playout.backgammon.board import STARTING_BOARD, flip, game_result, is_race  # noqa: E402
+from playout.backgammon.board import STARTING_BOARD, is_race  # noqa: E402
 from playout.backgammon.evaluators import NeuralNet  # noqa: E402
 from playout.backgammon.incremental import best_plays, new_workspace  # noqa: E402
 from playout.backgammon.luck import new_luck_workspace, ranked_luck_plays  # noqa: E402
-from playout.backgammon.moves import legal_moves  # noqa: E402
+from playout.backgammon.moves import random_play_positions  # noqa: E402
 from playout.backgammon.rollout import rollout_trials  # noqa: E402
-
-
-def random_positions(n_games: int, seed: int) -> list[np.ndarray]:
-    """Pre-roll boards of random-play games (as ``tests/test_bg_incremental.py``)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(n_games):
-        b = STARTING_BOARD.copy()
-        while game_result(b) == 0:
-            out.append(b)
-            ms = legal_moves(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-            m = ms[rng.integers(len(ms))]
-            if game_result(m) != 0:
-                break
-            b = flip(m)
-    return out
 
 
 def _equity(o: np.ndarray) -> np.ndarray:
@@ -59,7 +43,7 @@ def main() -> None:
     ap.add_argument("nets", nargs="+")
     ap.add_argument("--keep", default="3", help="comma-separated plays kept per roll")
     args = ap.parse_args()
-    positions = random_positions(30, 3)
+    positions = random_play_positions(30, 3)
     boards = [STARTING_BOARD] + [b for b in positions[::40] if not is_race(b)][:15]
     for name in args.nets:
         net = NeuralNet() if name == "net" else NeuralNet(name)

@@ -9,7 +9,7 @@ from playout.backgammon.board import STARTING_BOARD, flip, game_result, is_race
 from playout.backgammon.evaluators import NeuralNet, eval_after_move
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.incremental import best_plays, new_workspace
-from playout.backgammon.moves import MAX_MOVES, legal_moves
+from playout.backgammon.moves import MAX_MOVES, legal_moves, random_play_positions
 from playout.backgammon.net import N_BASE_INPUTS, N_INPUTS, pad_inputs
 from playout.backgammon.moves import new_workspace as moves_workspace
 from playout.backgammon.rollout import rollout_trials, rollout_trials_reference
@@ -19,20 +19,7 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "backg
 IDS = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
 
 
-def _random_positions(n_games: int, seed: int) -> list[np.ndarray]:
-    """Pre-roll boards met in random-play games (bar entries, hits, races, bear-offs)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(n_games):
-        b = STARTING_BOARD.copy()
-        while game_result(b) == 0:
-            out.append(b)
-            ms = legal_moves(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-            m = ms[rng.integers(len(ms))]
-            if game_result(m) != 0:
-                break
-            b = flip(m)
-    return out
+_random_positions = random_play_positions  # pre-roll boards of random-play games
 
 
 def _net_with_shot_weights() -> NeuralNet:

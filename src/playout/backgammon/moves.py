@@ -310,6 +310,27 @@ def legal_moves(board26, d1: int, d2: int) -> np.ndarray:
     return out[:n].copy()
 
 
+def random_play_positions(n_games: int, seed: int) -> list[np.ndarray]:
+    """Pre-roll boards (``np.int8[26]``, the side to act) of ``n_games`` games in which both
+    sides play a uniformly random legal play (``numpy`` ``default_rng(seed)``): bar entries,
+    hits, races and bear-offs that self-play of a strong engine rarely reaches.  Test and
+    benchmark material, reproducible from ``seed``."""
+    from playout.backgammon.board import STARTING_BOARD, game_result
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_games):
+        b = STARTING_BOARD.copy()
+        while game_result(b) == 0:
+            out.append(b)
+            ms = legal_moves(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+            m = ms[rng.integers(len(ms))]
+            if game_result(m) != 0:
+                break
+            b = flip(m)
+    return out
+
+
 #: The 21 distinct rolls (d1 >= d2) and their probabilities out of 36.
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
 ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS], dtype=np.float64) / 36.0
