@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from playout.backgammon.board import STARTING_BOARD, flip, game_result, is_race
+from playout.backgammon.board import STARTING_BOARD, game_result, is_race
 from playout.backgammon.evaluators import NeuralNet, eval_after_move
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.incremental import best_plays, new_workspace
