@@ -88,7 +88,7 @@ from playout.backgammon.incremental import (
     base_extras,
     park,
 )
-from playout.backgammon.moves import _ZOB, _can_move, _do, _do_h, _hash, _undo
+from playout.backgammon.moves import _can_move, _do, _do_h, _hash, _undo
 from playout.backgammon.net import N_BASE_INPUTS, _sigmoid
 from playout.jitcache import flush_stale_caches, siblings
 
@@ -264,24 +264,6 @@ def _leaf_score(lv, ctx, s, sc, made, off, blots, hm, nh, w, ps, pd):
 
 
 @njit(cache=True, inline="always")
-def _z_after(w, src, die, h):
-    """Zobrist hash of ``w`` after the step ``src``/``die`` (``w`` unchanged), from ``h`` = the
-    hash of ``w``; the same changes as :func:`playout.backgammon.moves._do`."""
-    n = int(w[src])
-    h ^= _ZOB[src, n + 15] ^ _ZOB[src, n + 14]
-    dst = src - die
-    if dst >= 1:
-        t = int(w[dst])
-        if t == -1:
-            h ^= _ZOB[dst, 14] ^ _ZOB[dst, 16]
-            b = int(w[0])
-            h ^= _ZOB[0, b + 15] ^ _ZOB[0, b + 16]
-        else:
-            h ^= _ZOB[dst, t + 15] ^ _ZOB[dst, t + 16]
-    return h
-
-
-@njit(cache=True, inline="always")
 def _offer(v, lv, w, ps, pd, zp, path, k, keep_sc, keep_z, keep_path, keep_len, nkeep):
     """Keep the play ``path[1..lv]`` among the ``k`` best scores (earlier plays win ties),
     unless a kept play reaches the same board.
@@ -302,7 +284,10 @@ def _offer(v, lv, w, ps, pd, zp, path, k, keep_sc, keep_z, keep_path, keep_len, 
                 q = j
         if not v > keep_sc[q]:
             return
-    z = _z_after(w, ps, pd, zp) if ps > 0 else zp
+    z = zp
+    if ps > 0:
+        hit, z = _do_h(w, ps, pd, zp)
+        _undo(w, ps, pd, hit)
     for j in range(nk):
         if keep_z[j] == z:
             return  # this board is kept already (its exact value is what counts)
