@@ -40,6 +40,9 @@ def main() -> None:
     ap.add_argument("--lr-decay", type=float, default=0.95)
     ap.add_argument("--family", help="train only on this family's rows (as bg train --family)")
     ap.add_argument("--net", choices=("both", "contact", "race"), default="both")
+    ap.add_argument("--hidden", type=int, help="widen the initial network to this many hidden units")
+    ap.add_argument("--rank", type=float, default=0.0,
+                    help="weight of the within-roll ranking term (supervised.rank_loss_grad; 0 off)")
     a = ap.parse_args()
     keep = {int(c) for c in a.keep.split(",") if c.strip()}
     if not keep <= set(range(N_INPUTS - N_SHOT_INPUTS)):
@@ -56,7 +59,7 @@ def main() -> None:
             if i - N_SHOT_INPUTS not in keep:
                 ds.X[:, i] = 0.0
         summary = S.fit(ds, a.out, init=a.init, epochs=a.epochs, lr=a.lr, lr_decay=a.lr_decay,
-                        net=a.net)
+                        net=a.net, hidden=a.hidden, rank=a.rank)
     except (D.DataError, S.TrainError) as exc:
         raise SystemExit(str(exc)) from None
     print(json.dumps(summary))

@@ -141,3 +141,55 @@ def test_candidates_add_rows_after_the_sampled_positions(tmp_path):
         np.testing.assert_allclose(p, pre_roll_probs(ev, b, 2), atol=1e-6)
     with pytest.raises(L.LookaheadError, match="candidates"):
         L.generate(plain, games=4, progress=False, candidates=2, **KW)
+
+
+def test_moved_pips_tells_a_play_from_other_boards():
+    from playout.backgammon.board import STARTING_BOARD, flip
+    from playout.backgammon.moves import legal_moves
+
+    start = np.asarray(STARTING_BOARD, dtype=np.int64)
+    for d1, d2 in [(6, 5), (3, 1), (4, 4)]:
+        for m in legal_moves(STARTING_BOARD, d1, d2):
+            assert L.moved_pips(start, np.asarray(flip(m), dtype=np.int64)) == (
+                4 * d1 if d1 == d2 else d1 + d2)
+    assert L.moved_pips(start, np.asarray(flip(STARTING_BOARD), dtype=np.int64)) == 0  # a dance
+    m = legal_moves(STARTING_BOARD, 6, 5)[0]
+    later = legal_moves(flip(m), 3, 1)[0]  # the opponent moved too: two plays, not one
+    assert L.moved_pips(start, np.asarray(later, dtype=np.int64)) == -1
+    assert L.moved_pips(start, np.asarray(flip(later), dtype=np.int64)) == -1
+    # a hit: the opponent's checker on our 5 point goes to its bar
+    b = np.zeros(26, dtype=np.int8)
+    b[8], b[5], b[20] = 2, -1, -14
+    after = b.copy()
+    after[8], after[5], after[0] = 1, 1, 1  # 8/5*: three pips, one checker hit
+    assert L.moved_pips(b.astype(np.int64), np.asarray(flip(after), dtype=np.int64)) == 3
+
+
+def test_candidate_groups_are_stored_and_rebuilt_for_older_shards(tmp_path):
+    from playout.backgammon.board import flip
+    from playout.backgammon.moves import legal_moves
+
+    L.generate(tmp_path, games=8, progress=False, candidates=4, **dict(KW, games_per_shard=8))
+    path = tmp_path / "shard-00000.npz"
+    with np.load(path, allow_pickle=False) as z:
+        boards, parents = z["boards"].copy(), z["parents"].copy()
+    groups = {}
+    for i, p in enumerate(parents):
+        if p >= 0:
+            groups.setdefault(int(p), []).append(i)
+    assert len(groups) >= 20 and max(len(g) for g in groups.values()) == 4
+    for p, members in groups.items():  # one roll's plays from the sampled board
+        kids = {d: {flip(m).tobytes() for m in legal_moves(boards[p], *d)}
+                for d in [(a, c) for a in range(1, 7) for c in range(1, a + 1)]}
+        assert any(all(boards[i].tobytes() in k for i in members) for k in kids.values())
+    rebuilt = L.candidate_parents(boards, 4)
+    differ = np.flatnonzero(rebuilt != parents)
+    # only where a sampled position is also the previous position's candidate (stored exactly)
+    assert all(parents[i] >= 0 and parents[parents[i]] >= 0 for i in differ)
+    assert len(differ) < len(boards) // 10
+    rows = L.rows(tmp_path)
+    tags = {}
+    for key, r in rows.items():
+        if "group" in r:
+            tags.setdefault(r["group"], []).append(key)
+    assert sorted(len(v) for v in tags.values()) == sorted(len(g) for g in groups.values())

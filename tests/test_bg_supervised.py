@@ -49,7 +49,7 @@ def _run(ds, out, **kw):
 
 def _arrays(path):
     with np.load(path, allow_pickle=False) as z:
-        return {k: z[k].copy() for k in z.files if k not in ("config", "rng")}
+        return {k: z[k].copy() for k in z.files if k not in ("config", "rng", "rrng")}
 
 
 def test_tiny_run_is_deterministic(tiny, tmp_path):
@@ -324,3 +324,72 @@ def test_shipped_backgame_specialist_beats_net_td80_on_held_out_backgames():
     new = S.measure(get_evaluator(str(SPECIALIST)), ds)["equity_mae"]
     old = S.measure(get_evaluator(str(TD80)), ds)["equity_mae"]
     assert new == pytest.approx(0.0491, abs=5e-4) and old == pytest.approx(0.2493, abs=5e-4)
+
+
+def test_rank_gradient_matches_finite_differences(tiny):
+    params = [a.copy() for a in N.load_weights(DEFAULT_NET)[:4]]
+    X, Y = tiny.X[:20], tiny.Y[:20]
+    gid = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5])
+    loss, grads = S.rank_loss_grad(params, 0, X, Y, gid, 6)
+    # the loss by its definition: each group's centred equity errors, squared, averaged
+    eh, et = S._equity(S.forward(params, 0, X)[1]), S._equity(Y)
+    want = np.mean([np.mean(((eh[gid == g] - eh[gid == g].mean())
+                             - (et[gid == g] - et[gid == g].mean())) ** 2) for g in range(6)])
+    assert loss == pytest.approx(want, rel=1e-12) and loss > 0
+    for j, idx in [(0, (0, 5, 3)), (0, (0, 101, 7)), (1, (0, 9)), (2, (0, 4, 1)), (2, (0, 17, 3)),
+                   (3, (0, 1))]:
+        e = 1e-6
+        p2 = [a.copy() for a in params]
+        p2[j][idx] += e
+        num = (S.rank_loss_grad(p2, 0, X, Y, gid, 6)[0] - loss) / e
+        assert num == pytest.approx(grads[j][idx[1:]], rel=1e-3, abs=1e-9)
+
+
+@pytest.fixture(scope="module")
+def grouped(tmp_path_factory):
+    """Two committed generation-13 lookahead shards (candidate plays of one roll grouped)."""
+    src = ROOT / "data" / "bg" / "la3-g12" / "bg-la3-c4-g12s18"
+    d = tmp_path_factory.mktemp("la3")
+    for name in ("shard-00000.npz", "shard-00001.npz"):
+        (d / name).write_bytes((src / name).read_bytes())
+    return S.prepare(D.load([d]))
+
+
+def test_rank_term_learns_the_differences_and_rank_0_trains_as_before(grouped, tmp_path):
+    ds = grouped
+    assert (ds.group >= 0).sum() > 5000
+    kw = dict(epochs=2, nets=(0,), lr=1e-4, batch=64, init=DEFAULT_NET)
+    s0 = _run(ds, tmp_path / "r0.npz", **kw)
+    plain = ds.subset(np.arange(len(ds)))
+    plain.group[:] = -1
+    _run(plain, tmp_path / "p.npz", **kw)
+    w0, wp = (N.load_weights(tmp_path / f"{n}.npz")[:4] for n in ("r0", "p"))
+    for a, b in zip(w0, wp):  # rank 0: the groups change nothing
+        np.testing.assert_array_equal(a, b)
+    s50 = _run(ds, tmp_path / "r50.npz", rank=50.0, **kw)
+    # a group is held out with its first row (key order); score both halves' groups
+    first = {}
+    for i in np.flatnonzero(ds.group >= 0):
+        first.setdefault(ds.group[i], i)
+    rows = np.flatnonzero((ds.group >= 0) & (ds.net == 0))
+    ho = np.array([ds.holdout[first[ds.group[i]]] for i in rows])
+    tr_groups, ho_groups = S._groups_of(ds, rows[~ho]), S._groups_of(ds, rows[ho])
+    assert len(tr_groups[1]) > 1000 and len(ho_groups[1]) > 100
+    init = N.load_weights(DEFAULT_NET)[:4]
+    # the reported loss is cross-entropy + rank x ranking loss (epoch 0: the initial net), on
+    # the held-out rows with every group's rows following its first
+    held = ds.holdout.copy()
+    held[rows] = ho
+    hc = np.flatnonzero(held & (ds.net == 0))
+    want = S._mean_loss(init, 0, ds.X[hc], ds.Y[hc]) + 50.0 * S._mean_rank_loss(init, 0, ds, *ho_groups)
+    assert s50["holdout_loss"]["contact"][0] == pytest.approx(want, rel=1e-9)
+    assert s0["holdout_loss"]["contact"][0] < want
+
+    def now(path):  # the weights after the last epoch (the checkpoint), not the best epoch's
+        z = _arrays(S.ckpt_path(path))
+        return [z[p] for p in ("W1", "b1", "W2", "b2")]
+
+    before = S._mean_rank_loss(init, 0, ds, *tr_groups)
+    r0 = S._mean_rank_loss(now(tmp_path / "r0.npz"), 0, ds, *tr_groups)
+    r50 = S._mean_rank_loss(now(tmp_path / "r50.npz"), 0, ds, *tr_groups)
+    assert r50 < 0.9 * before and r50 < 0.9 * r0

@@ -53,6 +53,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from playout.backgammon.data import DataError
 from playout.backgammon.data import _evaluator  # one evaluator per name and process
@@ -101,8 +102,10 @@ def candidate_positions(ev, board, dice, k: int) -> list[np.ndarray]:
     return [after[i] for i in order]
 
 
-def shard_positions(setup: dict, shard: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(boards int8[n, 26], games int64[n])``: the positions of ``shard`` (no labels yet)."""
+def shard_positions(setup: dict, shard: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(boards int8[n, 26], games int64[n], parents int64[n])``: the positions of ``shard``
+    (no labels yet); ``parents[i]`` is the row of the sampled position whose candidate play
+    row ``i`` follows (-1 for a sampled position; see :func:`candidate_parents`)."""
     from playout.backgammon.board import STARTING_BOARD, game_result
     from playout.backgammon.classes import is_bearoff
     from playout.backgammon.data import game_positions
@@ -110,7 +113,7 @@ def shard_positions(setup: dict, shard: int) -> tuple[np.ndarray, np.ndarray]:
     ev = _evaluator(setup["evaluator"])
     g0 = shard * setup["games_per_shard"]
     ncand = int(setup.get("candidates", 0))
-    boards, games, seen = [], [], set()
+    boards, games, parents, seen = [], [], [], {}
     for g in range(g0, g0 + setup["games_per_shard"]):
         ss = np.random.SeedSequence([setup["seed"], 7, g])
         game = game_positions(ev, STARTING_BOARD, int(ss.generate_state(1)[0]), opening=True,
@@ -123,13 +126,68 @@ def shard_positions(setup: dict, shard: int) -> tuple[np.ndarray, np.ndarray]:
             found = [game[j]]
             if ncand:
                 found += candidate_positions(ev, game[j], rng.integers(1, 7, 2), ncand)
-            for b in found:
+            parent = -1
+            for c, b in enumerate(found):
                 raw = b.tobytes()
                 if raw not in seen and game_result(b) == 0 and not is_bearoff(b):
-                    seen.add(raw)
+                    seen[raw] = len(boards)
                     boards.append(b)
                     games.append(g)
-    return (np.array(boards, dtype=np.int8).reshape(-1, 26), np.array(games, dtype=np.int64))
+                    parents.append(-1 if c == 0 else parent)
+                if c == 0:
+                    parent = seen.get(raw, -1)
+    return (np.array(boards, dtype=np.int8).reshape(-1, 26), np.array(games, dtype=np.int64),
+            np.array(parents, dtype=np.int64))
+
+
+@njit(cache=True)
+def moved_pips(before, after):
+    """Pips the side on roll in pre-roll ``before`` moved to reach ``after`` (the pre-roll board
+    of the other side after its play, so ``flip(after)`` is the board it left), or -1 when
+    ``after`` cannot follow one play from ``before``: the other side's checkers may only have
+    been hit (sent to its bar), and the mover's pip count must fall by 0 to 24 (a play moves at
+    most 4 x 6 pips; 0: a roll that cannot be played, as when the mover dances on the bar).  Board convention of :mod:`playout.backgammon.board`."""
+    hits = 0
+    for p in range(1, 25):
+        so = -before[p] if before[p] < 0 else 0  # the other side's checkers on p ...
+        fo = after[25 - p] if after[25 - p] > 0 else 0  # ... after the play (its own view)
+        if fo > so:
+            return -1
+        hits += so - fo
+    if after[25] - before[0] != hits:
+        return -1
+    pb = 25 * before[25]
+    pa = 25 * after[0]
+    for p in range(1, 25):
+        if before[p] > 0:
+            pb += p * before[p]
+        if after[25 - p] < 0:
+            pa -= p * after[25 - p]
+    d = pb - pa
+    return d if 0 <= d <= 24 else -1
+
+
+def candidate_parents(boards, candidates: int) -> np.ndarray:
+    """``int64[n]``: for each row of a shard made before shards stored ``parents``, the row of
+    the sampled position whose candidate play it is (-1: a sampled position), reconstructed:
+    after a sampled row come up to ``candidates`` rows that can follow it by one play
+    (:func:`moved_pips`) all moving the same number of pips (one roll; bear-offs are never
+    rows).  The rare next sampled position that happens to be such a play of the previous
+    one is taken for a candidate: the groups are exact in shards that store ``parents``."""
+    b = np.asarray(boards, dtype=np.int64)
+    out = np.full(len(b), -1, dtype=np.int64)
+    i = 0
+    while i < len(b):
+        j, d0 = i + 1, -1
+        while j < len(b) and j - i <= candidates:
+            d = moved_pips(b[i], b[j])
+            if d < 0 or (d0 >= 0 and d != d0):
+                break
+            d0 = d
+            out[j] = i
+            j += 1
+        i = j
+    return out
 
 
 def label_boards(evaluator, boards, ply: int) -> np.ndarray:
@@ -153,12 +211,13 @@ def make_shard(task: tuple) -> tuple[int, int, float]:
     """Worker: label shard ``i`` of ``folder`` and write it; returns (i, rows, seconds)."""
     folder, setup, i = task
     t0 = time.process_time()
-    boards, games = shard_positions(setup, i)
+    boards, games, parents = shard_positions(setup, i)
     probs = label_boards(_evaluator(setup["evaluator"]), boards, setup["ply"])
     path = _shard_path(Path(folder), i)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}.npz")
+    extra = {"parents": parents} if setup.get("candidates") else {}
     np.savez_compressed(tmp, boards=boards, probs=probs.astype(np.float32), games=games,
-                        meta=json.dumps(dict(setup, shard=i), sort_keys=True))
+                        meta=json.dumps(dict(setup, shard=i), sort_keys=True), **extra)
     os.replace(tmp, path)
     return i, len(boards), time.process_time() - t0
 
@@ -239,9 +298,22 @@ def generate(folder, *, games: int, workers: int = 1, progress: bool = True, **k
     return {"shards": n_shards, "done": len(done), "new": len(tasks), "new_rows": rows}
 
 
+def shard_parents(path, meta: dict, boards) -> np.ndarray:
+    """The ``parents`` of a shard (``int64[n]``): stored, or for older shards reconstructed
+    (:func:`candidate_parents`); all -1 in a folder made without ``candidates``."""
+    with np.load(path, allow_pickle=False) as z:
+        if "parents" in z.files:
+            return z["parents"].astype(np.int64)
+    k = int(meta.get("candidates", 0))
+    return candidate_parents(boards, k) if k else np.full(len(boards), -1, dtype=np.int64)
+
+
 def rows(folder) -> dict[str, dict]:
     """key -> row (the layout of :mod:`playout.backgammon.data`, source ``lookahead``) over
-    the shards of ``folder``; a board in several shards keeps the first."""
+    the shards of ``folder``; a board in several shards keeps the first.  A candidate play's
+    row (folders made with ``candidates``) carries ``group``: a string naming its shard and
+    sampled position, shared by the candidates of one roll (the ranking term of
+    :mod:`playout.backgammon.supervised`)."""
     from playout.backgammon.board import is_race
     from playout.backgammon.data import board_key
 
@@ -254,10 +326,13 @@ def rows(folder) -> dict[str, dict]:
         meta, boards, probs = read_shard(p)
         label = {"engine": meta["engine"], "weights_sha256": meta["weights_sha256"],
                  "ply": meta["ply"], "seed": meta["seed"], "code_sha256": meta.get("code_sha256")}
-        for b, pr in zip(boards, probs):
+        parents = shard_parents(p, meta, boards)
+        for b, pr, par in zip(boards, probs, parents):
             key = board_key(b)
             if key not in out:
                 out[key] = {"board": b.tolist(), "probs": [float(v) for v in pr],
                             "source": "lookahead", "family": None,
                             "phase": "race" if is_race(b) else "contact", "label": label}
+                if par >= 0:
+                    out[key]["group"] = f"{folder}/{p.name}/{int(par)}"
     return out

@@ -90,6 +90,13 @@ class Dataset:
     equity: np.ndarray
     boards: np.ndarray
     skipped: dict = field(default_factory=dict)
+    #: ``int64[n]``: the candidate group of each row (-1 none): rows of one group are the
+    #: positions after the candidate plays of one roll (:func:`playout.backgammon.lookahead.rows`)
+    group: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.group is None:
+            self.group = np.full(len(self.keys), -1, dtype=np.int64)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -102,7 +109,7 @@ class Dataset:
         return Dataset(self.X[idx], self.Y[idx], self.net[idx], self.holdout[idx],
                        [self.keys[i] for i in idx], [self.sources[i] for i in idx],
                        [self.families[i] for i in idx], self.equity[idx], self.boards[idx],
-                       dict(self.skipped))
+                       dict(self.skipped), self.group[idx])
 
     def fingerprint(self) -> str:
         """First 16 hex digits of the SHA-256 of the keys and targets (resume check)."""
@@ -159,7 +166,8 @@ def prepare(rows: dict, exclude: set[str] | None = None) -> Dataset:
 
     exclude = exclude or set()
     skipped = {"over": 0, "bearoff": 0, "excluded": 0}
-    keys, boards, Y, nets, eq, srcs, fams = [], [], [], [], [], [], []
+    keys, boards, Y, nets, eq, srcs, fams, groups = [], [], [], [], [], [], [], []
+    group_ids: dict[str, int] = {}
     for key in sorted(rows):
         row = rows[key]
         if key in exclude:
@@ -181,6 +189,8 @@ def prepare(rows: dict, exclude: set[str] | None = None) -> Dataset:
         eq.append(float(e) if e is not None else float(_equity(p)))
         srcs.append(row.get("source", ""))
         fams.append(list(row.get("families") or []))
+        g = row.get("group")
+        groups.append(-1 if g is None else group_ids.setdefault(g, len(group_ids)))
     n = len(keys)
     B = np.array(boards, dtype=np.int8).reshape(n, 26)
     X = np.zeros((n, _net.N_INPUTS))
@@ -188,7 +198,7 @@ def prepare(rows: dict, exclude: set[str] | None = None) -> Dataset:
         encode_boards(B, X)
     return Dataset(X, np.array(Y, dtype=np.float64).reshape(n, 5), np.array(nets, dtype=np.int64),
                    np.array([is_holdout(k) for k in keys], dtype=bool), keys, srcs, fams,
-                   np.array(eq, dtype=np.float64), B, skipped)
+                   np.array(eq, dtype=np.float64), B, skipped, np.array(groups, dtype=np.int64))
 
 
 # -- the model ---------------------------------------------------------------------------------
@@ -245,6 +255,81 @@ def loss_grad(params, k: int, X, Y, consistency: float):
     gW1 = X.T @ dh
     gb1 = dh.sum(axis=0)
     return loss / n, (gW1, gb1, gW2, gb2)
+
+
+#: d(cubeless money equity)/d(outputs): equity = 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg)
+_EQ = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+def rank_loss_grad(params, k: int, X, Y, gid, n_groups: int, want_grad: bool = True):
+    """Within-group ranking loss of net ``k`` and its gradients (as :func:`loss_grad`).
+
+    Rows ``X[n, I]``, targets ``Y[n, 5]``; ``gid[n]`` in ``0..n_groups-1`` names each row's
+    group (every group has 2 or more rows: the positions after the candidate plays of one roll,
+    :func:`playout.backgammon.lookahead.rows`).  With ``e`` the target's cubeless money equity
+    and ``ê`` the net's, each row's error is centred on its group's mean,
+    ``d = (ê - mean ê) - (e - mean e)``, and the loss is the mean over groups of the groups'
+    mean ``d^2`` (equity^2).  A 1-ply checker play compares exactly these positions, so only
+    equity *differences* between them matter to it; the cross-entropy of :func:`loss_grad`
+    weighs every position's absolute level instead.  Returns ``(loss, grads or None)``.
+    """
+    W1, b1, W2, b2 = params
+    h, o = forward(params, k, X)
+    sizes = np.bincount(gid, minlength=n_groups).astype(np.float64)
+    eh, et = o @ _EQ, Y @ _EQ
+    d = (eh - (np.bincount(gid, eh, n_groups) / sizes)[gid]) \
+        - (et - (np.bincount(gid, et, n_groups) / sizes)[gid])
+    w = 1.0 / (sizes[gid] * n_groups)
+    loss = float((w * d * d).sum())
+    if not want_grad:
+        return loss, None
+    # d(loss)/d(ê_i) = 2 w_i d_i (the centring terms cancel: d sums to 0 in each group)
+    dz = (2.0 * w * d)[:, None] * _EQ[None, :] * o * (1.0 - o)
+    gW2 = h.T @ dz
+    gb2 = dz.sum(axis=0)
+    dh = (dz @ W2[k].T) * h * (1.0 - h)
+    return loss, (X.T @ dh, dh.sum(axis=0), gW2, gb2)
+
+
+def _groups_of(ds: Dataset, rows) -> tuple[np.ndarray, np.ndarray]:
+    """``(members, start)``: the groups of 2+ rows all of whose rows are in ``rows`` (an index
+    array), as one flat array of row indices and each group's start in it
+    (``start[-1] == len(members)``)."""
+    empty = (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    keep = rows[ds.group[rows] >= 0]
+    if not len(keep):
+        return empty
+    g = ds.group[keep]
+    order = np.argsort(g, kind="stable")
+    keep, g = keep[order], g[order]
+    all_sizes = np.bincount(ds.group[ds.group >= 0])
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(g)) + 1])
+    sizes = np.diff(np.concatenate([starts, [len(keep)]]))
+    whole = (sizes >= 2) & (sizes == all_sizes[g[starts]])
+    parts = [keep[a:a + n] for a, n, ok in zip(starts, sizes, whole) if ok]
+    if not parts:
+        return empty
+    return np.concatenate(parts), np.concatenate([[0], np.cumsum([len(q) for q in parts])])
+
+
+def _rank_batch(members, start, pick):
+    """Rows and local group ids (0..len(pick)-1) of the groups ``pick``."""
+    idx = [members[start[i]:start[i + 1]] for i in pick]
+    gid = np.repeat(np.arange(len(idx)), [len(q) for q in idx])
+    return np.concatenate(idx), gid
+
+
+def _mean_rank_loss(params, k, ds: Dataset, members, start, chunk: int = 4096) -> float:
+    """Mean :func:`rank_loss_grad` loss over the groups ``(members, start)`` (nan: none)."""
+    n = len(start) - 1
+    if n == 0:
+        return float("nan")
+    tot = 0.0
+    for a in range(0, n, chunk):
+        pick = np.arange(a, min(n, a + chunk))
+        rows, gid = _rank_batch(members, start, pick)
+        tot += rank_loss_grad(params, k, ds.X[rows], ds.Y[rows], gid, len(pick), False)[0] * len(pick)
+    return tot / n
 
 
 def predict(params, boards) -> np.ndarray:
@@ -318,19 +403,22 @@ NET_CHOICES = {"both": (0, 1), "contact": (0,), "race": (1,)}
 
 
 def fit(ds: Dataset, out, *, init, epochs: int, lr: float, lr_decay: float,
-        net: str = "both") -> dict:
+        net: str = "both", hidden: int | None = None, rank: float = 0.0) -> dict:
     """:func:`train` with the settings of the project's training scripts (seed 1, batch 64,
     consistency 1, no l2, one BLAS thread, progress on stderr): its summary without the
-    per-epoch loss lists.  ``net``: a key of :data:`NET_CHOICES`.  Raises :class:`TrainError`."""
-    summary = train(ds, out, init=init, epochs=epochs, seed=1, hidden=None, lr=lr,
+    per-epoch loss lists.  ``net``: a key of :data:`NET_CHOICES`; ``hidden``: widen the initial
+    network to this many hidden units (:func:`widen`; default its own); ``rank``: the weight
+    of the ranking term (:func:`rank_loss_grad`; 0 off).  Raises :class:`TrainError`."""
+    summary = train(ds, out, init=init, epochs=epochs, seed=1, hidden=hidden, lr=lr,
                     lr_decay=lr_decay, batch=64, consistency=1.0, l2=0.0, nets=NET_CHOICES[net],
-                    max_minutes=None, png=None, progress=True)
+                    max_minutes=None, png=None, progress=True, rank=rank)
     summary.pop("train_loss")
     summary.pop("holdout_loss")
     return summary
 
 
 def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidden: int | None = None,
+           rank: float = 0.0, rank_batch: int = 16,
            lr: float = 1e-3, lr_decay: float = 1.0, batch: int = 64, consistency: float = 1.0,
            l2: float = 0.0,
            nets=(0, 1), max_minutes: float | None = None, png=None, progress: bool = True,
@@ -352,6 +440,12 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
         nets: which nets to train (0 contact, 1 race); the others keep the initial weights.
         max_minutes: stop after the epoch that passes this wall time (resume later).
         png: write the loss curves (train and held-out per net) to this PNG.
+        rank: weight of the ranking term (:func:`rank_loss_grad`, equity^2; 0 = off: the
+            training exactly as before).  With ``rank`` > 0 every step also takes ``rank_batch``
+            training groups (``ds.group``: the candidate plays of one roll), drawn by their own
+            generator so that the minibatches of rows are those of ``rank`` 0; a group's rows
+            are held out together (by its first row's key), and the loss reported and used to
+            pick the best epoch of a net is cross-entropy + ``rank`` x ranking loss.
 
     Returns a summary: epochs done, best epoch and held-out loss per net, the loss history
     per trained net (``train_loss``/``holdout_loss``: name -> one value per epoch, epoch 0 =
@@ -377,8 +471,15 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
     params = [np.ascontiguousarray(a, dtype=np.float64) for a in params]
     H = params[0].shape[2]
     nets = tuple(sorted(set(int(k) for k in nets)))
-    tr = {k: np.flatnonzero((ds.net == k) & ~ds.holdout) for k in nets}
-    ho = {k: np.flatnonzero((ds.net == k) & ds.holdout) for k in nets}
+    holdout = ds.holdout
+    grouped = np.flatnonzero(ds.group >= 0)
+    if rank > 0.0 and len(grouped):  # a group's rows are held out together, by its first row
+        first = np.full(int(ds.group.max()) + 1, -1, dtype=np.int64)
+        first[ds.group[grouped[::-1]]] = grouped[::-1]  # the last write is the first row
+        holdout = holdout.copy()
+        holdout[grouped] = ds.holdout[first[ds.group[grouped]]]
+    tr = {k: np.flatnonzero((ds.net == k) & ~holdout) for k in nets}
+    ho = {k: np.flatnonzero((ds.net == k) & holdout) for k in nets}
     nets = tuple(k for k in nets if len(tr[k]))
     if not nets:
         raise TrainError("no training rows for the chosen net(s)")
@@ -389,6 +490,12 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
     config = {"init": init_name, "init_sha256": init_sha, "hidden": H, "seed": int(seed),
               "lr": float(lr), "lr_decay": float(lr_decay), "batch": int(batch),
               "consistency": float(consistency), "l2": float(l2), "nets": list(nets), "data": ds.fingerprint(), "rows": len(ds)}
+    gtr = gho = {}
+    if rank > 0.0:
+        config.update(rank=float(rank), rank_batch=int(rank_batch))
+        gtr = {k: _groups_of(ds, tr[k]) for k in nets}
+        gho = {k: _groups_of(ds, ho[k]) for k in nets}
+    rrng = np.random.default_rng([seed, 11])  # the groups' own stream
     cpath = ckpt_path(out)
     rng = np.random.default_rng(seed)
     m = [np.zeros_like(a) for a in params]
@@ -419,16 +526,23 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
                 hist_tr = z["hist_train"].tolist()
                 hist_ho = z["hist_holdout"].tolist()
                 rng.bit_generator.state = json.loads(str(z["rng"]))
+                if "rrng" in z.files:
+                    rrng.bit_generator.state = json.loads(str(z["rrng"]))
         except (OSError, KeyError, ValueError) as exc:
             if isinstance(exc, TrainError):
                 raise
             raise TrainError(f"{cpath}: not a training checkpoint ({exc})") from None
 
+    def rank_term(ps, k, groups):
+        if rank <= 0.0 or len(groups[k][1]) < 2:
+            return 0.0
+        return rank * _mean_rank_loss(ps, k, ds, *groups[k])
+
     def losses(ps):
-        a = [_mean_loss(ps, k, ds.X[tr[k]], ds.Y[tr[k]]) if k in nets else float("nan")
-             for k in (0, 1)]
-        b = [_mean_loss(ps, k, ds.X[ho[k]], ds.Y[ho[k]]) if k in nets else float("nan")
-             for k in (0, 1)]
+        a = [_mean_loss(ps, k, ds.X[tr[k]], ds.Y[tr[k]]) + rank_term(ps, k, gtr)
+             if k in nets else float("nan") for k in (0, 1)]
+        b = [_mean_loss(ps, k, ds.X[ho[k]], ds.Y[ho[k]]) + rank_term(ps, k, gho)
+             if k in nets else float("nan") for k in (0, 1)]
         return a, b
 
     def log(msg):
@@ -457,6 +571,12 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
             for s in range(0, len(perm), batch):
                 idx = perm[s:s + batch]
                 _, grads = loss_grad(params, k, ds.X[idx], ds.Y[idx], consistency)
+                if rank > 0.0 and len(gtr[k][1]) > 1:
+                    n_g = len(gtr[k][1]) - 1
+                    pick = rrng.integers(0, n_g, min(rank_batch, n_g))
+                    rows, gid = _rank_batch(*gtr[k], pick)
+                    _, rg = rank_loss_grad(params, k, ds.X[rows], ds.Y[rows], gid, len(pick))
+                    grads = tuple(g + rank * r for g, r in zip(grads, rg))
                 t[k] += 1
                 c1 = 1.0 - b1_ ** t[k]
                 c2 = 1.0 - b2_ ** t[k]
@@ -483,6 +603,7 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
         state.update(t=t, epoch=np.int64(epoch), best_loss=best_loss, best_epoch=best_epoch,
                      hist_train=np.array(hist_tr), hist_holdout=np.array(hist_ho),
                      rng=np.asarray(json.dumps(rng.bit_generator.state)),
+                     rrng=np.asarray(json.dumps(rrng.bit_generator.state)),
                      config=np.asarray(json.dumps(config)))
         _save_ckpt(cpath, state)
         _write_net(out, best, config, epoch, best_epoch, best_loss, nets)
