@@ -1,4 +1,4 @@
-"""1-ply checker choices of networks, judged by gnubg on its own self-play positions (paired).
+"""1-ply (or ``--ply N``) checker choices of networks, judged by gnubg on its own self-play positions (paired).
 
 Usage: ``.venv/bin/python benchmarks/bg_choice_vs_gnubg.py [--judge PLY] [--seeds S,S...]
 [--family NAME] NET...`` (``net`` = the shipped default; others ``.npz`` paths; ``--family``
@@ -44,6 +44,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("nets", nargs="+")
     ap.add_argument("--judge", type=int, default=1, help="gnubg plies of the judge (gnubg numbering)")
+    ap.add_argument("--ply", type=int, default=1,
+                    help="plies of the networks' own choice (XG numbering: 1 = the raw net; 2 looks "
+                         "one roll ahead through search.choose_move's move filter)")
     ap.add_argument("--seeds", default="14", help="comma-separated dice seeds (decisions pooled)")
     ap.add_argument("--family", help="only decisions in this family (families.py), e.g. crashed")
     ap.add_argument("--side", choices=("either", "owner", "opponent"), default="either",
@@ -82,7 +85,7 @@ def main() -> None:
         moves = legal_moves(b, *d)
         if len(moves) < 2:
             continue
-        picks = [choose_move(b, d, n, 1).board for n in nets]
+        picks = [choose_move(b, d, n, args.ply).board for n in nets]
         top = sorted(moves, key=lambda m: -value(m, 0))[:5]
         best = max(value(m, args.judge) for m in list(top) + picks)
         errs.append([best - value(m, args.judge) for m in picks])
@@ -90,7 +93,8 @@ def main() -> None:
     n = len(E)
     fam = f" in family {args.family}" if args.family else ""
     fam += f" (side to act: {args.side})" if args.family and args.side != "either" else ""
-    print(f"{n} contact decisions{fam} (seeds {args.seeds}), judge gnubg {args.judge}-ply; PR = mean error x 500")
+    print(f"{n} contact decisions{fam} (seeds {args.seeds}), networks at {args.ply}-ply, judge gnubg "
+          f"{args.judge}-ply; PR = mean error x 500")
     for i, name in enumerate(args.nets):
         dd = E[:, i] - E[:, 0]
         se = dd.std() / np.sqrt(n)
