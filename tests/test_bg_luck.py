@@ -87,7 +87,7 @@ def test_the_play_made_is_the_exact_best_and_ranked_values_never_exceed_it(kerne
         exact_share.append(np.mean(np.abs(ranked_eq - full_eq) < 1e-12))
     # most rolls find the best play anyway (measured ~0.93 over self-play positions; on these
     # rolls a value of the network: net_cand128_g6 0.884, g7 0.866, g9 0.848 when one board's
-    # two paths could both be kept; each board kept once (session 17): g9 0.881, the default
+    # two paths could both be kept; each board kept once (session 17): g9 0.881,
     # net_cand128_g12 0.865)
     assert np.mean(exact_share) > 0.84
 
@@ -139,7 +139,7 @@ def test_ranked_luck_is_unbiased_and_plays_the_same_games():
     # network: net_cand128 here 0.665 vs 0.788 = 84%; net_cand128_g6 81.6% (sd 0.186 / 0.104 /
     # 0.549 none), net_cand128_g7 78.9% (0.196 / 0.100 / 0.554), net_cand128_g9 75.0%
     # (0.214 / 0.099 / 0.558), 80.3% (0.190 / 0.099 / 0.558) once each board is kept only once
-    # (session 17), the default net_cand128_g12 78.2% (0.200 / 0.094 / 0.576); on average over 15 contact boards of POSITIONS g6 92.8%, g7 91.5%,
+    # (session 17), net_cand128_g12 78.2% (0.200 / 0.094 / 0.576); on average over 15 contact boards of POSITIONS g6 92.8%, g7 91.5%,
     # g9 88.6% (out of the test: each generation's ranking picks the best play a little less
     # often, docs/results.md session 14); net_distill128 0.698 vs 0.759; net_td80: 1.07x
     # full's sd on average over 11 self-play positions, net_distill128 1.17x, docs/results.md).
