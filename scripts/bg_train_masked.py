@@ -42,7 +42,7 @@ def main() -> None:
     ap.add_argument("--net", choices=("both", "contact", "race"), default="both")
     ap.add_argument("--hidden", type=int, help="widen the initial network to this many hidden units")
     ap.add_argument("--rank", type=float, default=0.0,
-                    help="weight of the within-roll ranking term (supervised.rank_loss_grad; 0 off)")
+                    help="weight of the within-roll ranking term (ranking.rank_loss_grad; 0 off)")
     a = ap.parse_args()
     keep = {int(c) for c in a.keep.split(",") if c.strip()}
     if not keep <= set(range(N_INPUTS - N_SHOT_INPUTS)):

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from playout.backgammon import data as D
 from playout.backgammon import net as N
+from playout.backgammon import ranking as R
 from playout.backgammon import supervised as S
 from playout.backgammon.evaluators import DEFAULT_NET, get_evaluator
 
@@ -330,7 +331,7 @@ def test_rank_gradient_matches_finite_differences(tiny):
     params = [a.copy() for a in N.load_weights(DEFAULT_NET)[:4]]
     X, Y = tiny.X[:20], tiny.Y[:20]
     gid = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5])
-    loss, grads = S.rank_loss_grad(params, 0, X, Y, gid, 6)
+    loss, grads = R.rank_loss_grad(params, 0, X, Y, gid, 6)
     # the loss by its definition: each group's centred equity errors, squared, averaged
     eh, et = S._equity(S.forward(params, 0, X)[1]), S._equity(Y)
     want = np.mean([np.mean(((eh[gid == g] - eh[gid == g].mean())
@@ -341,7 +342,7 @@ def test_rank_gradient_matches_finite_differences(tiny):
         e = 1e-6
         p2 = [a.copy() for a in params]
         p2[j][idx] += e
-        num = (S.rank_loss_grad(p2, 0, X, Y, gid, 6)[0] - loss) / e
+        num = (R.rank_loss_grad(p2, 0, X, Y, gid, 6)[0] - loss) / e
         assert num == pytest.approx(grads[j][idx[1:]], rel=1e-3, abs=1e-9)
 
 
@@ -373,7 +374,7 @@ def test_rank_term_learns_the_differences_and_rank_0_trains_as_before(grouped, t
         first.setdefault(ds.group[i], i)
     rows = np.flatnonzero((ds.group >= 0) & (ds.net == 0))
     ho = np.array([ds.holdout[first[ds.group[i]]] for i in rows])
-    tr_groups, ho_groups = S._groups_of(ds, rows[~ho]), S._groups_of(ds, rows[ho])
+    tr_groups, ho_groups = R.groups_of(ds, rows[~ho]), R.groups_of(ds, rows[ho])
     assert len(tr_groups[1]) > 1000 and len(ho_groups[1]) > 100
     init = N.load_weights(DEFAULT_NET)[:4]
     # the reported loss is cross-entropy + rank x ranking loss (epoch 0: the initial net), on
@@ -381,7 +382,8 @@ def test_rank_term_learns_the_differences_and_rank_0_trains_as_before(grouped, t
     held = ds.holdout.copy()
     held[rows] = ho
     hc = np.flatnonzero(held & (ds.net == 0))
-    want = S._mean_loss(init, 0, ds.X[hc], ds.Y[hc]) + 50.0 * S._mean_rank_loss(init, 0, ds, *ho_groups)
+    want = (S._mean_loss(init, 0, ds.X[hc], ds.Y[hc])
+            + 50.0 * R.mean_rank_loss(init, 0, ds, *ho_groups))
     assert s50["holdout_loss"]["contact"][0] == pytest.approx(want, rel=1e-9)
     assert s0["holdout_loss"]["contact"][0] < want
 
@@ -389,7 +391,7 @@ def test_rank_term_learns_the_differences_and_rank_0_trains_as_before(grouped, t
         z = _arrays(S.ckpt_path(path))
         return [z[p] for p in ("W1", "b1", "W2", "b2")]
 
-    before = S._mean_rank_loss(init, 0, ds, *tr_groups)
-    r0 = S._mean_rank_loss(now(tmp_path / "r0.npz"), 0, ds, *tr_groups)
-    r50 = S._mean_rank_loss(now(tmp_path / "r50.npz"), 0, ds, *tr_groups)
+    before = R.mean_rank_loss(init, 0, ds, *tr_groups)
+    r0 = R.mean_rank_loss(now(tmp_path / "r0.npz"), 0, ds, *tr_groups)
+    r50 = R.mean_rank_loss(now(tmp_path / "r50.npz"), 0, ds, *tr_groups)
     assert r50 < 0.9 * before and r50 < 0.9 * r0

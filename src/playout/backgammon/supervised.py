@@ -257,81 +257,6 @@ def loss_grad(params, k: int, X, Y, consistency: float):
     return loss / n, (gW1, gb1, gW2, gb2)
 
 
-#: d(cubeless money equity)/d(outputs): equity = 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg)
-_EQ = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
-
-
-def rank_loss_grad(params, k: int, X, Y, gid, n_groups: int, want_grad: bool = True):
-    """Within-group ranking loss of net ``k`` and its gradients (as :func:`loss_grad`).
-
-    Rows ``X[n, I]``, targets ``Y[n, 5]``; ``gid[n]`` in ``0..n_groups-1`` names each row's
-    group (every group has 2 or more rows: the positions after the candidate plays of one roll,
-    :func:`playout.backgammon.lookahead.rows`).  With ``e`` the target's cubeless money equity
-    and ``ê`` the net's, each row's error is centred on its group's mean,
-    ``d = (ê - mean ê) - (e - mean e)``, and the loss is the mean over groups of the groups'
-    mean ``d^2`` (equity^2).  A 1-ply checker play compares exactly these positions, so only
-    equity *differences* between them matter to it; the cross-entropy of :func:`loss_grad`
-    weighs every position's absolute level instead.  Returns ``(loss, grads or None)``.
-    """
-    W1, b1, W2, b2 = params
-    h, o = forward(params, k, X)
-    sizes = np.bincount(gid, minlength=n_groups).astype(np.float64)
-    eh, et = o @ _EQ, Y @ _EQ
-    d = (eh - (np.bincount(gid, eh, n_groups) / sizes)[gid]) \
-        - (et - (np.bincount(gid, et, n_groups) / sizes)[gid])
-    w = 1.0 / (sizes[gid] * n_groups)
-    loss = float((w * d * d).sum())
-    if not want_grad:
-        return loss, None
-    # d(loss)/d(ê_i) = 2 w_i d_i (the centring terms cancel: d sums to 0 in each group)
-    dz = (2.0 * w * d)[:, None] * _EQ[None, :] * o * (1.0 - o)
-    gW2 = h.T @ dz
-    gb2 = dz.sum(axis=0)
-    dh = (dz @ W2[k].T) * h * (1.0 - h)
-    return loss, (X.T @ dh, dh.sum(axis=0), gW2, gb2)
-
-
-def _groups_of(ds: Dataset, rows) -> tuple[np.ndarray, np.ndarray]:
-    """``(members, start)``: the groups of 2+ rows all of whose rows are in ``rows`` (an index
-    array), as one flat array of row indices and each group's start in it
-    (``start[-1] == len(members)``)."""
-    empty = (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
-    keep = rows[ds.group[rows] >= 0]
-    if not len(keep):
-        return empty
-    g = ds.group[keep]
-    order = np.argsort(g, kind="stable")
-    keep, g = keep[order], g[order]
-    all_sizes = np.bincount(ds.group[ds.group >= 0])
-    starts = np.concatenate([[0], np.flatnonzero(np.diff(g)) + 1])
-    sizes = np.diff(np.concatenate([starts, [len(keep)]]))
-    whole = (sizes >= 2) & (sizes == all_sizes[g[starts]])
-    parts = [keep[a:a + n] for a, n, ok in zip(starts, sizes, whole) if ok]
-    if not parts:
-        return empty
-    return np.concatenate(parts), np.concatenate([[0], np.cumsum([len(q) for q in parts])])
-
-
-def _rank_batch(members, start, pick):
-    """Rows and local group ids (0..len(pick)-1) of the groups ``pick``."""
-    idx = [members[start[i]:start[i + 1]] for i in pick]
-    gid = np.repeat(np.arange(len(idx)), [len(q) for q in idx])
-    return np.concatenate(idx), gid
-
-
-def _mean_rank_loss(params, k, ds: Dataset, members, start, chunk: int = 4096) -> float:
-    """Mean :func:`rank_loss_grad` loss over the groups ``(members, start)`` (nan: none)."""
-    n = len(start) - 1
-    if n == 0:
-        return float("nan")
-    tot = 0.0
-    for a in range(0, n, chunk):
-        pick = np.arange(a, min(n, a + chunk))
-        rows, gid = _rank_batch(members, start, pick)
-        tot += rank_loss_grad(params, k, ds.X[rows], ds.Y[rows], gid, len(pick), False)[0] * len(pick)
-    return tot / n
-
-
 def predict(params, boards) -> np.ndarray:
     """The evaluator's five probabilities (consistent, :func:`~playout.backgammon.net.sanitize`)
     for pre-roll ``boards[n, 26]`` from weights ``params = (W1, b1, W2, b2)``: ``float64[n, 5]``."""
@@ -408,7 +333,8 @@ def fit(ds: Dataset, out, *, init, epochs: int, lr: float, lr_decay: float,
     consistency 1, no l2, one BLAS thread, progress on stderr): its summary without the
     per-epoch loss lists.  ``net``: a key of :data:`NET_CHOICES`; ``hidden``: widen the initial
     network to this many hidden units (:func:`widen`; default its own); ``rank``: the weight
-    of the ranking term (:func:`rank_loss_grad`; 0 off).  Raises :class:`TrainError`."""
+    of the ranking term (:func:`playout.backgammon.ranking.rank_loss_grad`; 0 off).  Raises
+    :class:`TrainError`."""
     summary = train(ds, out, init=init, epochs=epochs, seed=1, hidden=hidden, lr=lr,
                     lr_decay=lr_decay, batch=64, consistency=1.0, l2=0.0, nets=NET_CHOICES[net],
                     max_minutes=None, png=None, progress=True, rank=rank)
@@ -440,12 +366,13 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
         nets: which nets to train (0 contact, 1 race); the others keep the initial weights.
         max_minutes: stop after the epoch that passes this wall time (resume later).
         png: write the loss curves (train and held-out per net) to this PNG.
-        rank: weight of the ranking term (:func:`rank_loss_grad`, equity^2; 0 = off: the
-            training exactly as before).  With ``rank`` > 0 every step also takes ``rank_batch``
-            training groups (``ds.group``: the candidate plays of one roll), drawn by their own
-            generator so that the minibatches of rows are those of ``rank`` 0; a group's rows
-            are held out together (by its first row's key), and the loss reported and used to
-            pick the best epoch of a net is cross-entropy + ``rank`` x ranking loss.
+        rank: weight of the ranking term (:func:`playout.backgammon.ranking.rank_loss_grad`,
+            equity^2; 0 = off: the training exactly as before).  With ``rank`` > 0 every step
+            also takes ``rank_batch`` training groups (``ds.group``: the candidate plays of one
+            roll), drawn by their own generator so that the minibatches of rows are those of
+            ``rank`` 0; a group's rows are held out together (by its first row's key), and the
+            loss reported and used to pick the best epoch is cross-entropy + ``rank`` x ranking
+            loss.
 
     Returns a summary: epochs done, best epoch and held-out loss per net, the loss history
     per trained net (``train_loss``/``holdout_loss``: name -> one value per epoch, epoch 0 =
@@ -492,9 +419,11 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
               "consistency": float(consistency), "l2": float(l2), "nets": list(nets), "data": ds.fingerprint(), "rows": len(ds)}
     gtr = gho = {}
     if rank > 0.0:
+        from playout.backgammon import ranking as R
+
         config.update(rank=float(rank), rank_batch=int(rank_batch))
-        gtr = {k: _groups_of(ds, tr[k]) for k in nets}
-        gho = {k: _groups_of(ds, ho[k]) for k in nets}
+        gtr = {k: R.groups_of(ds, tr[k]) for k in nets}
+        gho = {k: R.groups_of(ds, ho[k]) for k in nets}
     rrng = np.random.default_rng([seed, 11])  # the groups' own stream
     cpath = ckpt_path(out)
     rng = np.random.default_rng(seed)
@@ -536,7 +465,7 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
     def rank_term(ps, k, groups):
         if rank <= 0.0 or len(groups[k][1]) < 2:
             return 0.0
-        return rank * _mean_rank_loss(ps, k, ds, *groups[k])
+        return rank * R.mean_rank_loss(ps, k, ds, *groups[k])
 
     def losses(ps):
         a = [_mean_loss(ps, k, ds.X[tr[k]], ds.Y[tr[k]]) + rank_term(ps, k, gtr)
@@ -574,8 +503,8 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
                 if rank > 0.0 and len(gtr[k][1]) > 1:
                     n_g = len(gtr[k][1]) - 1
                     pick = rrng.integers(0, n_g, min(rank_batch, n_g))
-                    rows, gid = _rank_batch(*gtr[k], pick)
-                    _, rg = rank_loss_grad(params, k, ds.X[rows], ds.Y[rows], gid, len(pick))
+                    rows, gid = R.rank_batch(*gtr[k], pick)
+                    _, rg = R.rank_loss_grad(params, k, ds.X[rows], ds.Y[rows], gid, len(pick))
                     grads = tuple(g + rank * r for g, r in zip(grads, rg))
                 t[k] += 1
                 c1 = 1.0 - b1_ ** t[k]
