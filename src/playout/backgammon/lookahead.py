@@ -146,7 +146,8 @@ def moved_pips(before, after):
     of the other side after its play, so ``flip(after)`` is the board it left), or -1 when
     ``after`` cannot follow one play from ``before``: the other side's checkers may only have
     been hit (sent to its bar), and the mover's pip count must fall by 0 to 24 (a play moves at
-    most 4 x 6 pips; 0: a roll that cannot be played, as when the mover dances on the bar).  Board convention of :mod:`playout.backgammon.board`."""
+    most 4 x 6 pips; 0: a roll that cannot be played, as when the mover dances on the bar).
+    Board convention of :mod:`playout.backgammon.board`."""
     hits = 0
     for p in range(1, 25):
         so = -before[p] if before[p] < 0 else 0  # the other side's checkers on p ...
@@ -222,20 +223,22 @@ def make_shard(task: tuple) -> tuple[int, int, float]:
     return i, len(boards), time.process_time() - t0
 
 
-def read_shard(path) -> tuple[dict, np.ndarray, np.ndarray]:
-    """``(meta, boards, probs)`` of one shard; :class:`LookaheadError` naming the file."""
+def read_shard(path) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray]:
+    """``(meta, boards, probs, parents)`` of one shard (``parents``: stored, or rebuilt for
+    older shards, :func:`shard_parents`); :class:`LookaheadError` naming the file."""
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
             boards = z["boards"].astype(np.int8)
             probs = z["probs"].astype(np.float64)
+            stored = z["parents"].astype(np.int64) if "parents" in z.files else None
     except (OSError, KeyError, ValueError, json.JSONDecodeError) as exc:
         raise LookaheadError(f"{path}: not a lookahead shard ({exc})") from None
     if meta.get("kind") != KIND or boards.ndim != 2 or boards.shape[1:] != (26,) \
             or probs.shape != (len(boards), 5):
         raise LookaheadError(f"{path}: not a lookahead shard (kind {meta.get('kind')!r}, "
                              f"boards {boards.shape}, probs {probs.shape})")
-    return meta, boards, probs
+    return meta, boards, probs, shard_parents(meta, boards, stored)
 
 
 def _check_folder(folder: Path, setup: dict) -> list[int]:
@@ -243,7 +246,7 @@ def _check_folder(folder: Path, setup: dict) -> list[int]:
     for p in sorted(folder.glob("shard-*.npz")):
         if ".tmp" in p.name:
             continue
-        meta, _, _ = read_shard(p)
+        meta = read_shard(p)[0]
         # the network is named by its weights' hash: "net" and the same file's path agree
         diff = sorted(k for k in setup if meta.get(k) != setup[k]
                       and k not in ("code_sha256", "evaluator", "engine"))
@@ -298,12 +301,12 @@ def generate(folder, *, games: int, workers: int = 1, progress: bool = True, **k
     return {"shards": n_shards, "done": len(done), "new": len(tasks), "new_rows": rows}
 
 
-def shard_parents(path, meta: dict, boards) -> np.ndarray:
-    """The ``parents`` of a shard (``int64[n]``): stored, or for older shards reconstructed
-    (:func:`candidate_parents`); all -1 in a folder made without ``candidates``."""
-    with np.load(path, allow_pickle=False) as z:
-        if "parents" in z.files:
-            return z["parents"].astype(np.int64)
+def shard_parents(meta: dict, boards, stored=None) -> np.ndarray:
+    """The ``parents`` of a shard (``int64[n]``): ``stored`` (the shard's own array), or for
+    older shards reconstructed (:func:`candidate_parents`); all -1 in a folder made without
+    ``candidates``."""
+    if stored is not None:
+        return stored
     k = int(meta.get("candidates", 0))
     return candidate_parents(boards, k) if k else np.full(len(boards), -1, dtype=np.int64)
 
@@ -312,8 +315,8 @@ def rows(folder) -> dict[str, dict]:
     """key -> row (the layout of :mod:`playout.backgammon.data`, source ``lookahead``) over
     the shards of ``folder``; a board in several shards keeps the first.  A candidate play's
     row (folders made with ``candidates``) carries ``group``: a string naming its shard and
-    sampled position, shared by the candidates of one roll (the ranking term of
-    :mod:`playout.backgammon.supervised`)."""
+    sampled position, shared by the candidates of one roll (the ranking term,
+    :mod:`playout.backgammon.ranking`)."""
     from playout.backgammon.board import is_race
     from playout.backgammon.data import board_key
 
@@ -323,10 +326,9 @@ def rows(folder) -> dict[str, dict]:
         raise LookaheadError(f"{folder}: no lookahead shards (shard-*.npz)")
     out: dict[str, dict] = {}
     for p in paths:
-        meta, boards, probs = read_shard(p)
+        meta, boards, probs, parents = read_shard(p)
         label = {"engine": meta["engine"], "weights_sha256": meta["weights_sha256"],
                  "ply": meta["ply"], "seed": meta["seed"], "code_sha256": meta.get("code_sha256")}
-        parents = shard_parents(p, meta, boards)
         for b, pr, par in zip(boards, probs, parents):
             key = board_key(b)
             if key not in out:

@@ -417,10 +417,10 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
     config = {"init": init_name, "init_sha256": init_sha, "hidden": H, "seed": int(seed),
               "lr": float(lr), "lr_decay": float(lr_decay), "batch": int(batch),
               "consistency": float(consistency), "l2": float(l2), "nets": list(nets), "data": ds.fingerprint(), "rows": len(ds)}
+    from playout.backgammon import ranking as R  # not at the top: it imports this module
+
     gtr = gho = {}
     if rank > 0.0:
-        from playout.backgammon import ranking as R
-
         config.update(rank=float(rank), rank_batch=int(rank_batch))
         gtr = {k: R.groups_of(ds, tr[k]) for k in nets}
         gho = {k: R.groups_of(ds, ho[k]) for k in nets}
