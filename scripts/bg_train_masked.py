@@ -10,7 +10,9 @@ opponent's; 12..24 the side to act's timing inputs, 25..37 the opponent's,
 encoded data are set to 0, so their weights get no gradient and stay at the initial network's
 (0 for a 206- or 218-input network, which :func:`playout.backgammon.net.load_weights` pads).
 ``--keep ""`` switches all 38 off; ``--keep 0,1,2,3,4,5,6,7,8,9,10,11`` is the 218-input
-control of the timing inputs, trained with the present code.  ``--family`` and ``--net`` as for
+control of the timing inputs, trained with the present code (from a 218-input network
+``playout bg train`` now gives the same weights by default: it trains only the inputs its
+initial network weighs, ``--all-inputs`` for all).  ``--family`` and ``--net`` as for
 ``playout bg train`` (a specialist: e.g. ``--family crashed --net contact``).  Otherwise the training of ``playout bg train`` (seed 1,
 batch 64, consistency 1, boards of reference set A left out).  Prints its JSON summary.
 """

@@ -204,6 +204,31 @@ def test_the_shipped_three_slice_network_widens_and_trains(tiny, tmp_path):
     assert not np.array_equal(last["W1"][0], params[0][0])
 
 
+def test_inputs_the_initial_network_does_not_weigh_stay_zero(tiny, tmp_path):
+    """The default network weighs 218 inputs (its timing rows are 0, net.trim_inputs): training
+    from it keeps them 0 -- the same weights as zeroing those input columns of the data, the way
+    scripts/bg_train_masked.py --keep 0..11 made the shipped nets -- unless all_inputs."""
+    n_in = N.trim_inputs(N.load_weights(DEFAULT_NET)[0]).shape[1]
+    assert n_in == N.N_ESC_INPUTS < N.N_INPUTS
+    assert np.any(tiny.X[:, n_in:])  # the data has timing inputs to learn from
+    kw = dict(init=str(DEFAULT_NET), epochs=2, lr=0.01)
+    _run(tiny, tmp_path / "kept.npz", **kw)
+    masked = tiny.subset(np.arange(len(tiny)))
+    masked.X[:, n_in:] = 0.0
+    _run(masked, tmp_path / "masked.npz", **kw)
+    _run(tiny, tmp_path / "all.npz", all_inputs=True, **kw)
+    def last(name):  # the weights after the last epoch (the checkpoint), not the best epoch's
+        z = _arrays(S.ckpt_path(tmp_path / f"{name}.npz"))
+        return [z[p] for p in ("W1", "b1", "W2", "b2")]
+
+    kept, mask, full = (last(n) for n in ("kept", "masked", "all"))
+    assert not np.any(kept[0][:, n_in:]) and N.trim_inputs(kept[0]).shape[1] == n_in
+    assert not np.array_equal(kept[0][0], N.load_weights(DEFAULT_NET)[0][0])  # it did train
+    for a, b in zip(kept, mask):
+        np.testing.assert_array_equal(a, b)
+    assert np.any(full[0][0, n_in:]) and not np.array_equal(full[0][0, :n_in], kept[0][0, :n_in])
+
+
 @pytest.mark.skipif(not (REF_A / "rollout.jsonl").exists(), reason="shared reference A not present")
 def test_benchmark_boards_are_left_out():
     keys = S.benchmark_keys(REF_A)

@@ -52,13 +52,16 @@ import click
               help="Weight of the within-roll ranking term: the squared error of the equity "
                    "differences between the candidate plays of one roll (lookahead folders made "
                    "with --candidates); 0 = cross-entropy only.")
+@click.option("--all-inputs", "all_inputs", is_flag=True,
+              help="Also train the input blocks the initial network does not weigh (by default "
+                   "a 218-input network stays a 218-input network, as fast as before).")
 @click.option("--max-minutes", type=click.FloatRange(min=0), default=None,
               help="Stop after the epoch that passes this wall time (rerun to resume).")
 @click.option("--png", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the loss curves (train and held-out) to this PNG.")
 @click.option("--quiet", is_flag=True, help="No per-epoch lines on stderr.")
 def train_cmd(data_files, out, init, bgsage, shared, exclude_ref, epochs, seed, hidden, lr, lr_decay,
-              batch, consistency, l2, which, family, sources, rank, max_minutes, png,
+              batch, consistency, l2, which, family, sources, rank, all_inputs, max_minutes, png,
               quiet) -> None:
     """Fit the network to the five probabilities of DATA (rollout files, lookahead folders).
 
@@ -97,7 +100,8 @@ def train_cmd(data_files, out, init, bgsage, shared, exclude_ref, epochs, seed, 
         nets = {"both": (0, 1), "contact": (0,), "race": (1,)}[which]
         summary = S.train(ds, out, init=init, epochs=epochs, seed=seed, hidden=hidden, lr=lr,
                           lr_decay=lr_decay, batch=batch, consistency=consistency, l2=l2, nets=nets,
-                          max_minutes=max_minutes, png=png, progress=not quiet, rank=rank)
+                          max_minutes=max_minutes, png=png, progress=not quiet, rank=rank,
+                          all_inputs=all_inputs)
     except (D.DataError, S.TrainError) as exc:
         raise click.ClickException(str(exc)) from None
     summary.pop("train_loss")

@@ -346,7 +346,7 @@ def fit(ds: Dataset, out, *, init, epochs: int, lr: float, lr_decay: float,
 def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidden: int | None = None,
            rank: float = 0.0, rank_batch: int = 16,
            lr: float = 1e-3, lr_decay: float = 1.0, batch: int = 64, consistency: float = 1.0,
-           l2: float = 0.0,
+           l2: float = 0.0, all_inputs: bool = False,
            nets=(0, 1), max_minutes: float | None = None, png=None, progress: bool = True,
            _stop_after: int | None = None) -> dict:
     """Fit the network to ``ds`` and write the best held-out weights of each net to ``out``.
@@ -364,6 +364,10 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
         batch, consistency, l2: minibatch rows, consistency-penalty weight, L2 weight decay
             (added to the gradient of the weights, not the biases).
         nets: which nets to train (0 contact, 1 race); the others keep the initial weights.
+        all_inputs: also train the input blocks the initial network does not weigh (all its
+            rows past :func:`playout.backgammon.net.trim_inputs`' count are 0: a 218-input net
+            has no timing inputs); by default they stay 0, so the result keeps its input count
+            and its speed.
         max_minutes: stop after the epoch that passes this wall time (resume later).
         png: write the loss curves (train and held-out per net) to this PNG.
         rank: weight of the ranking term (:func:`playout.backgammon.ranking.rank_loss_grad`,
@@ -385,6 +389,7 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
 
     out = Path(out)
     init_path = None if init in ("none", "") else Path(init or DEFAULT_NET)
+    n_in = _net.N_INPUTS  # input rows trained (the others stay 0)
     if init_path is None:
         params = _net.init_weights(hidden or 80, seed)
         init_name, init_sha = "none", "none"
@@ -395,6 +400,8 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
             raise TrainError(str(exc)) from None
         params = widen((W1, b1, W2, b2), hidden or W1.shape[2], seed)
         init_name, init_sha = init_path.name, _sha(init_path)
+        if not all_inputs:
+            n_in = _net.trim_inputs(W1).shape[1]
     params = [np.ascontiguousarray(a, dtype=np.float64) for a in params]
     H = params[0].shape[2]
     nets = tuple(sorted(set(int(k) for k in nets)))
@@ -417,6 +424,8 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
     config = {"init": init_name, "init_sha256": init_sha, "hidden": H, "seed": int(seed),
               "lr": float(lr), "lr_decay": float(lr_decay), "batch": int(batch),
               "consistency": float(consistency), "l2": float(l2), "nets": list(nets), "data": ds.fingerprint(), "rows": len(ds)}
+    if n_in < _net.N_INPUTS:
+        config["inputs"] = int(n_in)
     from playout.backgammon import ranking as R  # not at the top: it imports this module
 
     gtr = gho = {}
@@ -506,6 +515,7 @@ def _train(ds: Dataset, out, *, init=None, epochs: int = 20, seed: int = 1, hidd
                     rows, gid = R.rank_batch(*gtr[k], pick)
                     _, rg = R.rank_loss_grad(params, k, ds.X[rows], ds.Y[rows], gid, len(pick))
                     grads = tuple(g + rank * r for g, r in zip(grads, rg))
+                grads[0][n_in:] = 0.0
                 t[k] += 1
                 c1 = 1.0 - b1_ ** t[k]
                 c2 = 1.0 - b2_ ** t[k]
