@@ -259,6 +259,19 @@ class OursEngine:
         return self._ev
 
     def choose_checker(self, board26, dice, cube_value=1, cube_owner="centered") -> Board:
+        """The best play by cubeful money equity for this cube (Jacoby on, as the benchmarks'
+        references), cubeless equity breaking ties: :func:`playout.backgammon.checkerplay.choose_play`,
+        gnubg's ranking of plays."""
+        from playout.backgammon.checkerplay import choose_play
+
+        b = np.asarray(board26, dtype=np.int8)
+        plays = choose_play(b, (int(dice[0]), int(dice[1])), self.evaluator_for(b), self.ply,
+                            cube_value=int(cube_value), cube_owner=cube_owner)
+        return tuple(int(x) for x in plays[0].board)
+
+    def choose_cubeless(self, board26, dice) -> Board:
+        """The best play by cubeless equity (:func:`playout.backgammon.search.choose_move`): the
+        play of a cubeless game (``bg match``), where gammons always count."""
         b = np.asarray(board26, dtype=np.int8)
         choice = self._search.choose_move(b, (int(dice[0]), int(dice[1])), self.evaluator_for(b),
                                           ply=self.ply)

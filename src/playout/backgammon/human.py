@@ -7,8 +7,8 @@ Two layers:
   post-Crawford play, the end of a game by bearing off (single / gammon / backgammon),
   a dropped double or an accepted resignation, and a log of every action.  Illegal
   requests raise :class:`HumanError` with a one-line message.  Tests drive it directly.
-* :class:`EngineSide`, the engine's decisions: checker play by
-  :func:`playout.backgammon.search.choose_move` at the chosen ply, cube actions by
+* :class:`EngineSide`, the engine's decisions: checker play by cubeful equity for the cube
+  and score (:func:`playout.backgammon.checkerplay.choose_play`) at the chosen ply, cube actions by
   :func:`playout.backgammon.cube.cube_action` (gnubg 1.07's 0-ply cube model), resignations
   accepted when they give at least the cubeless value of playing on.
 * :func:`to_record` / :func:`save_match`: the session as a
@@ -389,8 +389,8 @@ class BgMatch:
 # -- the engine -------------------------------------------------------------------------------
 
 class EngineSide:
-    """The engine's decisions for player 1: checker play by :func:`choose_move` at ``ply``,
-    cube actions by :func:`playout.backgammon.cube.cube_action` at ``ply``."""
+    """The engine's decisions for player 1: checker play by cubeful equity at ``ply``
+    (:func:`playout.backgammon.checkerplay.choose_play`), cube actions by :func:`playout.backgammon.cube.cube_action` at ``ply``."""
 
     def __init__(self, evaluator, ply: int = 1, player: int = 1):
         self.ev, self.ply, self.me = evaluator, int(ply), player
@@ -418,9 +418,16 @@ class EngineSide:
         return self._cube(m, side)
 
     def move(self, m: BgMatch):
-        from playout.backgammon.search import choose_move
+        """The plays of the roll on the table, best first by cubeful equity for the cube and
+        score of ``m`` (:func:`playout.backgammon.checkerplay.choose_play`, gnubg's ranking)."""
+        from playout.backgammon.checkerplay import choose_play
+        from playout.backgammon.search import MoveChoice
 
-        return choose_move(m.board, m.dice, self.ev, self.ply)
+        pos = m.position(m.turn)
+        plays = choose_play(m.board, m.dice, self.ev, self.ply, cube_value=m.cube,
+                            cube_owner=m.owner_of(m.turn), jacoby=m.jacoby,
+                            match_length=m.match_length, score=pos.score, crawford=m.crawford_game)
+        return MoveChoice(plays[0].board, plays, self.ply)
 
     def accepts_resign(self, m: BgMatch, level: int) -> bool:
         """Whether the engine takes ``level`` x cube rather than play on (cubeless: money

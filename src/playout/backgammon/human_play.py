@@ -175,7 +175,8 @@ class HumanGame:
         best = mc.candidates[0].equity
         for i, c in enumerate(mc.candidates[:top]):
             self.io.say(f"{i + 1:>3}. {play_text(self.m.board, c.board, self.m.dice):<26} "
-                        f"{c.ply}-ply  eq {c.equity:+.4f} ({c.equity - best:+.4f})  cubeless money")
+                        f"{c.ply}-ply  eq {c.equity:+.4f} ({c.equity - best:+.4f})  cubeful"
+                        f"{' EMG' if self.m.match_length else ''}")
 
     # -- turns --------------------------------------------------------------------------------
     def _human_preroll(self) -> None:

@@ -147,7 +147,10 @@ def play_engine_game(first, second, seed32: int, on_turn: Callable | None = None
             eng = engines[side]
             where = f"position {position_id(board)} dice {d1}{d2}"
             try:
-                answer = eng.choose_checker(tuple(int(x) for x in board), (d1, d2), 1, "centered")
+                here = tuple(int(x) for x in board)
+                # cubeless games: our engine ranks plays cubeless (gammons always count)
+                answer = (eng.choose_cubeless(here, (d1, d2)) if hasattr(eng, "choose_cubeless")
+                          else eng.choose_checker(here, (d1, d2), 1, "centered"))
                 nb = np.asarray(answer, dtype=np.int8).reshape(26)
             except Exception as exc:  # an engine's failure is reported, not a traceback
                 raise MatchError(f"engine {eng.name!r} failed at {where}: {exc}") from None
