@@ -139,10 +139,13 @@ def bg() -> None:
 @click.option("--ply", default="1", show_default=True, help=PLY_HELP)
 @click.option("--top", default=10, show_default=True, type=click.IntRange(min=1),
               help="candidates to show")
+@click.option("--cubeful", is_flag=True,
+              help="rank by cubeful equity for the position's cube and score (gnubg's ranking; "
+                   "money per cube unit, match play EMG), cubeless equity shown beside it")
 @picture_options
 @common
-def hint(position, dice, ply, top, svg_path, png_path, evaluator, as_json):
-    """Ranked plays for POSITION with --dice, by cubeless money equity."""
+def hint(position, dice, ply, top, cubeful, svg_path, png_path, evaluator, as_json):
+    """Ranked plays for POSITION with --dice, by cubeless money equity (--cubeful: cubeful)."""
     from playout.backgammon.ids import ascii_board, position_id
     from playout.backgammon.search import choose_move
     from playout.backgammon.svg import position_svg
@@ -153,6 +156,9 @@ def hint(position, dice, ply, top, svg_path, png_path, evaluator, as_json):
         raise click.BadParameter("no dice given and none in the position", param_hint="--dice")
     cli_write(lambda: position_svg(pos, dice=d), svg_path, png_path)
     ev = _evaluator(evaluator)
+    if cubeful:
+        _hint_cubeful(pos, d, ev, _ply(ply), top, as_json)
+        return
     try:
         mc = choose_move(pos.board, d, ev, _ply(ply))
     except ValueError as exc:
@@ -169,6 +175,33 @@ def hint(position, dice, ply, top, svg_path, png_path, evaluator, as_json):
         click.echo(f"{r['rank']:>3}. {r['move']:<28} {r['ply']}-ply  eq {r['equity']:+.4f} "
                    f"({r['equity'] - best:+.4f})  win {r['probs'][0]:.3f} g {r['probs'][1]:.3f} "
                    f"lg {r['probs'][3]:.3f}")
+
+
+def _hint_cubeful(pos, d, ev, ply: int, top: int, as_json: bool) -> None:
+    """``bg hint --cubeful``: :func:`playout.backgammon.checkerplay.choose_play` for ``pos``."""
+    from playout.backgammon.checkerplay import choose_play
+    from playout.backgammon.ids import ascii_board, position_id
+
+    try:
+        plays = choose_play(pos.board, d, ev, ply, cube_value=pos.cube_value,
+                            cube_owner=pos.cube_owner, jacoby=pos.jacoby,
+                            match_length=pos.match_length, score=pos.score, crawford=pos.crawford)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    rows = [{"rank": i + 1, "move": move_text(pos.board, c.board, d), "position_id": position_id(c.board),
+             "board": [int(v) for v in c.board], "equity": round(c.equity, 6),
+             "cubeless_equity": round(c.cubeless, 6), "ply": c.ply} for i, c in enumerate(plays[:top])]
+    unit = "EMG" if pos.match_length else "cubeful"
+    if as_json:
+        click.echo(json.dumps({"position_id": position_id(pos.board), "dice": list(d),
+                               "evaluator": ev.name, "ply": ply, "cubeful": True, "unit": unit,
+                               "moves": rows}))
+        return
+    click.echo(ascii_board(pos.board, dice=d))
+    best = rows[0]["equity"]
+    for r in rows:
+        click.echo(f"{r['rank']:>3}. {r['move']:<28} {r['ply']}-ply  {unit} {r['equity']:+.4f} "
+                   f"({r['equity'] - best:+.4f})  cubeless {r['cubeless_equity']:+.4f}")
 
 
 @bg.command("eval")
