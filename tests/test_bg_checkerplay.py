@@ -76,16 +76,15 @@ def test_a_cash_beats_a_gammonish_play_under_jacoby():
 def test_ties_at_minus_one_go_to_the_best_cubeless_play(index):
     """A's decisions 35 and 266: after most plays the opponent doubles us out, so every one of
     them is worth exactly -1.000 cubeful (our net, 1-ply).  gnubg's CompareMoves orders such
-    ties by cubeless equity -- before the move filter, or the 2-ply search may never see the
-    right play.  The play chosen is bgsage's 3-ply best at 2-ply in both, and at 1-ply in 266
-    (35: 0.029 below it, not one of the plays bgsage also values -1.000; without the tie-break
-    the filter kept only such plays and 2-ply chose one, error 0.156)."""
+    ties by its cubeless utility (under the Jacoby rule with the cube centred gammons are worth
+    nothing: 2 p_win - 1) -- before the move filter too, or the 2-ply search may never see the
+    right play -- and at 1 and 2 plies that is bgsage's 3-ply best, the play it does not see
+    doubled out (without the tie-break the errors were 0.156 and 0.203)."""
     board, dice, ref = _ref(index)
     best = max(ref.values())
     for ply in (1, 2):
         plays = choose_play(board, dice, ply=ply)
-        want = {(35, 1): 0.0293}.get((index, ply), 0.0)
-        assert best - ref[_key(plays[0].board)] == pytest.approx(want, abs=1e-3)
+        assert ref[_key(plays[0].board)] == best
     one = choose_play(board, dice, ply=1)
     tied = [c for c in one if c.equity == -1.0]
     assert len(tied) >= 3 and one[0].equity == -1.0

@@ -21,8 +21,9 @@ is the cubeless ranking, right for cubeless rollouts and cubeless money games.
    the opponent's cube decisions inside the tree) -- gnubg's move filter (its defaults for
    1-ply: 8 plays within 0.16); the others keep their 1-ply rank below them.
 
-Equal cubeful values (typically -1.000 where every play lets the opponent double us out, or a
-cash) are ordered by cubeless equity at the same ply, as gnubg's ``CompareMoves`` does.
+Equal cubeful values (typically -1.000 where every play lets the opponent double us out, a
+cash, or plays that differ only in gammons the score makes worthless) are ordered by gnubg's
+cubeless utility at the same ply (``CompareMoves``' ``rScore2``: :func:`_utility`).
 
 Measured on reference set A (bgsage 3-ply cubeful references, centred cube, Jacoby; ``playout bg
 pr ../shared/data/backgammon/reference/A --engine ours:ply=1 --engine ours:ply=2``): see
@@ -49,26 +50,54 @@ TIE = 1e-9
 @dataclass
 class CubefulPlay:
     """One candidate: post-move ``board`` (mover's view), ``equity`` (cubeful: money per unit
-    of the present cube, match play EMG as gnubg's ``mwc2eq``) at ``ply``, and ``cubeless``, the
-    mover's cubeless money equity: at 1-ply, except for plays tied for the best after the
-    search, which get it at ``ply`` (it only orders ties)."""
+    of the present cube, match play EMG as gnubg's ``mwc2eq``) at ``ply``, and ``cubeless``,
+    gnubg's cubeless utility of the play (money: cubeless equity, gammons worth nothing under
+    the Jacoby rule with the cube centred; match: cubeless MWC as EMG) at 1-ply, except for plays
+    tied for the best after the search, which get it at ``ply`` (it only orders ties);
+    ``probs``: the mover's cubeless probabilities behind ``cubeless`` (float64[5]: win, win
+    gammon, win backgammon, lose gammon, lose backgammon)."""
 
     board: np.ndarray
     equity: float
     cubeless: float
     ply: int
+    probs: np.ndarray
 
 
-def _cubeless(evaluator: Evaluator, boards, ply: int) -> np.ndarray:
-    out = np.empty(len(boards))
-    live = [i for i, b in enumerate(boards) if game_result(b) == 0]
+def _utility(p, st: State) -> float:
+    """gnubg's ``Utility`` of the mover's cubeless probabilities ``p`` for the state ``st``: the
+    tie-break ``rScore2`` of ``CompareMoves``.  Money: the cubeless equity with gammons at their
+    price -- none while the Jacoby rule holds a centred cube (``2 p_win - 1``); match play: the
+    cubeless MWC at the present cube, as EMG (``st.to_emg``)."""
+    w, wg, wbg, lg, lbg = (float(v) for v in p)
+    if not st.length:
+        if st.jacoby and st.owner == "centered":
+            return 2.0 * w - 1.0
+        return float(money_equity(np.asarray(p, dtype=np.float64)))
+    s, c = st.score_obj(), st.cube
+    mwc = ((w - wg) * s.mwc(0, 0, c) + (wg - wbg) * s.mwc(0, 0, 2 * c) + wbg * s.mwc(0, 0, 3 * c)
+           + (1.0 - w - lg) * s.mwc(0, 1, c) + (lg - lbg) * s.mwc(0, 1, 2 * c)
+           + lbg * s.mwc(0, 1, 3 * c))
+    return st.to_emg(mwc)
+
+
+def _cubeless(evaluator: Evaluator, boards, st: State, ply: int):
+    """(:func:`_utility`, the mover's cubeless probabilities float64[n, 5]) of each post-move
+    board at ``ply``; a finished game gets its result."""
+    util = np.empty(len(boards))
+    probs = np.zeros((len(boards), 5))
+    live = []
     for i, b in enumerate(boards):
-        if i not in live:
-            out[i] = float(game_result(b))
+        g = int(game_result(b))
+        if g > 0:
+            util[i] = _terminal_emg(g, st)
+            probs[i] = [1.0, float(g >= 2), float(g >= 3), 0.0, 0.0]
+        else:
+            live.append(i)
     if live:
-        probs = post_move_probs(evaluator, np.stack([boards[i] for i in live]), ply)
-        out[live] = [float(money_equity(p)) for p in probs]
-    return out
+        probs[live] = post_move_probs(evaluator, np.stack([boards[i] for i in live]), ply)
+        util[live] = [_utility(p, st) for p in probs[live]]
+    return util, probs
 
 
 def _values(evaluator: Evaluator, boards, st: State, ply: int) -> np.ndarray:
@@ -119,8 +148,8 @@ def choose_play(board26, dice, evaluator: Evaluator | None = None, ply: int = 1,
     st = State(int(match_length), (int(score[0]), int(score[1])), int(cube_value), cube_owner,
                bool(crawford), bool(jacoby))
     eq = _values(evaluator, moves, st, 1)
-    cl = _cubeless(evaluator, moves, 1)
-    plays = [CubefulPlay(moves[i], float(eq[i]), float(cl[i]), 1) for i in range(len(moves))]
+    cl, pr = _cubeless(evaluator, moves, st, 1)
+    plays = [CubefulPlay(moves[i], float(eq[i]), float(cl[i]), 1, pr[i]) for i in range(len(moves))]
     plays.sort(key=lambda c: (-c.equity, -c.cubeless))  # before the filter: gnubg's CompareMoves
     if ply > 1 and len(plays) > 1:
         keep = [c for c in plays[:filter_max] if c.equity >= plays[0].equity - filter_threshold]
@@ -132,8 +161,9 @@ def choose_play(board26, dice, evaluator: Evaluator | None = None, ply: int = 1,
     # ties after the search: the cubeless equity at the same ply decides (gnubg's CompareMoves)
     top = [c for c in plays if c.ply == plays[0].ply and c.equity >= plays[0].equity - TIE]
     if len(top) > 1 and top[0].ply > 1:
-        for c, v in zip(top, _cubeless(evaluator, [c.board for c in top], top[0].ply)):
-            c.cubeless = float(v)
+        cl, pr = _cubeless(evaluator, [c.board for c in top], st, top[0].ply)
+        for c, v, p in zip(top, cl, pr):
+            c.cubeless, c.probs = float(v), p
         top.sort(key=lambda c: -c.cubeless)
         plays = top + plays[len(top):]
     return plays

@@ -180,7 +180,12 @@ def hint(position, dice, ply, top, cubeful, svg_path, png_path, evaluator, as_js
 def _hint_cubeful(pos, d, ev, ply: int, top: int, as_json: bool) -> None:
     """``bg hint --cubeful``: :func:`playout.backgammon.checkerplay.choose_play` for ``pos``."""
     from playout.backgammon.checkerplay import choose_play
+    import numpy as np
+
+    from playout.backgammon.board import game_result
     from playout.backgammon.ids import ascii_board, position_id
+    from playout.backgammon.net import money_equity
+    from playout.backgammon.search import post_move_probs
 
     try:
         plays = choose_play(pos.board, d, ev, ply, cube_value=pos.cube_value,
@@ -188,9 +193,15 @@ def _hint_cubeful(pos, d, ev, ply: int, top: int, as_json: bool) -> None:
                             match_length=pos.match_length, score=pos.score, crawford=pos.crawford)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
+    deep = [c for c in plays[:top] if c.ply > 1 and game_result(c.board) == 0]
+    if deep:  # the cubeless figures shown at the same ply as the cubeful ones
+        for c, p in zip(deep, post_move_probs(ev, np.stack([c.board for c in deep]), ply)):
+            c.probs = p
     rows = [{"rank": i + 1, "move": move_text(pos.board, c.board, d), "position_id": position_id(c.board),
              "board": [int(v) for v in c.board], "equity": round(c.equity, 6),
-             "cubeless_equity": round(c.cubeless, 6), "ply": c.ply} for i, c in enumerate(plays[:top])]
+             "cubeless_equity": round(float(money_equity(c.probs)), 6),
+             "probs": [round(float(p), 6) for p in c.probs], "ply": c.ply}
+            for i, c in enumerate(plays[:top])]
     unit = "EMG" if pos.match_length else "cubeful"
     if as_json:
         click.echo(json.dumps({"position_id": position_id(pos.board), "dice": list(d),
@@ -201,7 +212,8 @@ def _hint_cubeful(pos, d, ev, ply: int, top: int, as_json: bool) -> None:
     best = rows[0]["equity"]
     for r in rows:
         click.echo(f"{r['rank']:>3}. {r['move']:<28} {r['ply']}-ply  {unit} {r['equity']:+.4f} "
-                   f"({r['equity'] - best:+.4f})  cubeless {r['cubeless_equity']:+.4f}")
+                   f"({r['equity'] - best:+.4f})  cubeless {r['cubeless_equity']:+.4f}  "
+                   f"win {r['probs'][0]:.3f} g {r['probs'][1]:.3f} lg {r['probs'][3]:.3f}")
 
 
 @bg.command("eval")
