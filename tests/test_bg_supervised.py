@@ -182,6 +182,12 @@ def test_widen_keeps_the_outputs(tiny):
     assert np.allclose(S.forward(wide, 0, tiny.X)[1], S.forward(params, 0, tiny.X)[1], atol=1e-12)
     with pytest.raises(S.TrainError, match="--hidden 40"):
         S.widen(params, 40, 1)
+    # the new units weigh only the inputs the net does (net_td80: the first 206), so the wider
+    # net keeps its input count -- session 18's 256-unit fit gave its 128 new units random
+    # weights on the timing inputs, which the masked training never saw (zeroed columns)
+    n_in = N.trim_inputs(params[0]).shape[1]
+    assert n_in < N.N_INPUTS and N.trim_inputs(wide[0]).shape[1] == n_in
+    assert np.any(wide[0][:, :n_in, 80:])
 
 
 def test_the_shipped_three_slice_network_widens_and_trains(tiny, tmp_path):

@@ -268,7 +268,8 @@ def predict(params, boards) -> np.ndarray:
 
 def widen(params, hidden: int, seed: int):
     """``params`` with ``hidden`` units: extra units get small random input weights and zero
-    output weights, so the widened net computes the same outputs."""
+    output weights, so the widened net computes the same outputs.  Only the inputs the net
+    weighs get them (:func:`playout.backgammon.net.trim_inputs`: a 218-input net stays one)."""
     W1, b1, W2, b2 = (np.array(a, dtype=np.float64) for a in params)
     H = W1.shape[2]
     if hidden == H:
@@ -279,7 +280,9 @@ def widen(params, hidden: int, seed: int):
     rng = np.random.default_rng([seed, 7])
     extra = hidden - H
     S = W1.shape[0]  # slices: contact, race (and crashed)
-    W1 = np.concatenate([W1, rng.uniform(-0.1, 0.1, (S, W1.shape[1], extra))], axis=2)
+    new = rng.uniform(-0.1, 0.1, (S, W1.shape[1], extra))
+    new[:, _net.trim_inputs(W1).shape[1]:, :] = 0.0
+    W1 = np.concatenate([W1, new], axis=2)
     b1 = np.concatenate([b1, np.zeros((S, extra))], axis=1)
     W2 = np.concatenate([W2, np.zeros((S, extra, W2.shape[2]))], axis=1)
     return W1, b1, W2, b2
