@@ -146,7 +146,7 @@ def bg() -> None:
 @common
 def hint(position, dice, ply, top, cubeful, svg_path, png_path, evaluator, as_json):
     """Ranked plays for POSITION with --dice, by cubeless money equity (--cubeful: cubeful)."""
-    from playout.backgammon.ids import ascii_board, position_id
+    from playout.backgammon.ids import position_id
     from playout.backgammon.search import choose_move
     from playout.backgammon.svg import position_svg
 
@@ -165,16 +165,24 @@ def hint(position, dice, ply, top, cubeful, svg_path, png_path, evaluator, as_js
         raise click.ClickException(str(exc)) from None
     rows = [{"rank": i + 1, "move": move_text(pos.board, c.board, d), "position_id": position_id(c.board),
              **c.to_json()} for i, c in enumerate(mc.candidates[:top])]
+    _emit_hint(pos, d, {"evaluator": ev.name, "ply": mc.ply}, rows, as_json, "eq")
+
+
+def _emit_hint(pos, d, meta: dict, rows: list, as_json: bool, unit: str) -> None:
+    """``bg hint``'s output: JSON (``meta`` beside the moves) or the board and one line a play."""
+    from playout.backgammon.ids import ascii_board, position_id
+
     if as_json:
-        click.echo(json.dumps({"position_id": position_id(pos.board), "dice": list(d),
-                               "evaluator": ev.name, "ply": mc.ply, "moves": rows}))
+        click.echo(json.dumps({"position_id": position_id(pos.board), "dice": list(d), **meta,
+                               "moves": rows}))
         return
     click.echo(ascii_board(pos.board, dice=d))
     best = rows[0]["equity"]
     for r in rows:
-        click.echo(f"{r['rank']:>3}. {r['move']:<28} {r['ply']}-ply  eq {r['equity']:+.4f} "
-                   f"({r['equity'] - best:+.4f})  win {r['probs'][0]:.3f} g {r['probs'][1]:.3f} "
-                   f"lg {r['probs'][3]:.3f}")
+        extra = f"  cubeless {r['cubeless_equity']:+.4f}" if "cubeless_equity" in r else ""
+        click.echo(f"{r['rank']:>3}. {r['move']:<28} {r['ply']}-ply  {unit} {r['equity']:+.4f} "
+                   f"({r['equity'] - best:+.4f}){extra}  win {r['probs'][0]:.3f} "
+                   f"g {r['probs'][1]:.3f} lg {r['probs'][3]:.3f}")
 
 
 def _hint_cubeful(pos, d, ev, ply: int, top: int, as_json: bool) -> None:
@@ -183,7 +191,7 @@ def _hint_cubeful(pos, d, ev, ply: int, top: int, as_json: bool) -> None:
     import numpy as np
 
     from playout.backgammon.board import game_result
-    from playout.backgammon.ids import ascii_board, position_id
+    from playout.backgammon.ids import position_id
     from playout.backgammon.net import money_equity
     from playout.backgammon.search import post_move_probs
 
@@ -203,17 +211,8 @@ def _hint_cubeful(pos, d, ev, ply: int, top: int, as_json: bool) -> None:
              "probs": [round(float(p), 6) for p in c.probs], "ply": c.ply}
             for i, c in enumerate(plays[:top])]
     unit = "EMG" if pos.match_length else "cubeful"
-    if as_json:
-        click.echo(json.dumps({"position_id": position_id(pos.board), "dice": list(d),
-                               "evaluator": ev.name, "ply": ply, "cubeful": True, "unit": unit,
-                               "moves": rows}))
-        return
-    click.echo(ascii_board(pos.board, dice=d))
-    best = rows[0]["equity"]
-    for r in rows:
-        click.echo(f"{r['rank']:>3}. {r['move']:<28} {r['ply']}-ply  {unit} {r['equity']:+.4f} "
-                   f"({r['equity'] - best:+.4f})  cubeless {r['cubeless_equity']:+.4f}  "
-                   f"win {r['probs'][0]:.3f} g {r['probs'][1]:.3f} lg {r['probs'][3]:.3f}")
+    _emit_hint(pos, d, {"evaluator": ev.name, "ply": ply, "cubeful": True, "unit": unit}, rows,
+               as_json, unit)
 
 
 @bg.command("eval")
