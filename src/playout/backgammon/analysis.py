@@ -231,6 +231,36 @@ def _terminal_emg(r: int, st: State) -> float:
     return 1.0 if (st.jacoby and st.owner == "centered") else float(r)
 
 
+def post_move_emg(boards, st: State, ply: int, evaluator, leaf=None) -> np.ndarray:
+    """EMG of each post-move board (mover's view) for the mover, ``st`` the state before the play.
+
+    A finished game gets its exact value (:func:`_terminal_emg`); at ``ply`` >= 2 with a ``leaf``
+    evaluator, gnubg's cubeful n-ply search (:func:`playout.backgammon.cubeful.post_move_values`,
+    the opponent's cube decisions inside); otherwise the 0-ply cube model on ``evaluator``'s
+    ``ply``-ply cubeless probabilities (:func:`play_emg_batch`).  Returns float64[n].
+    """
+    out = np.empty(len(boards))
+    todo = []
+    for i, r in enumerate(boards):
+        g = int(game_result(r))
+        if g > 0:
+            out[i] = _terminal_emg(g, st)
+        else:
+            todo.append(i)
+    if not todo:
+        return out
+    sub = np.stack([boards[i] for i in todo])
+    if leaf is not None and ply >= 2:
+        from playout.backgammon.cubeful import post_move_values
+
+        v = post_move_values(sub, st.cube, st.owner, leaf, ply, jacoby=st.jacoby,
+                             match_length=st.length, score=st.score, crawford=st.crawford)
+        out[todo] = [st.to_emg(t) for t in v] if st.length else v
+    else:
+        out[todo] = play_emg_batch(post_move_probs(evaluator, sub, ply), sub, st)
+    return out
+
+
 class Rater:
     """Values plays and cube actions with one engine (``evaluator`` at ``ply``, XG numbering).
 
@@ -272,28 +302,8 @@ class Rater:
         """EMG of each post-move board in ``results`` for the mover (state ``st`` before it)."""
         ply = self.ply if ply is None else ply
         ev, leaf = self._nets(board)
-        out = np.empty(len(results))
-        todo = []
-        for i, r in enumerate(results):
-            g = int(game_result(r))
-            if g > 0:
-                out[i] = _terminal_emg(g, st)
-            else:
-                todo.append(i)
-        if todo and leaf is not None and ply >= 2:
-            from playout.backgammon.cubeful import post_move_values
-
-            v = post_move_values(np.stack([results[i] for i in todo]), st.cube, st.owner,
-                                 leaf, ply, jacoby=st.jacoby, match_length=st.length,
-                                 score=st.score, crawford=st.crawford)
-            self.positions += len(todo)
-            out[todo] = [st.to_emg(t) for t in v] if st.length else v
-        elif todo:
-            boards = np.stack([results[i] for i in todo])
-            probs = post_move_probs(ev, boards, ply)  # mover's view
-            self.positions += len(todo)
-            out[todo] = play_emg_batch(probs, boards, st)
-        return out
+        self.positions += sum(1 for r in results if int(game_result(r)) <= 0)
+        return post_move_emg(results, st, ply, ev, leaf)
 
     def best_values(self, board, rolls, st: State, ply: int) -> list[float]:
         """The best play's EMG for each roll in ``rolls`` (one batched evaluation)."""

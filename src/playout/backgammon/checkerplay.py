@@ -15,7 +15,7 @@ is the cubeless ranking, right for cubeless rollouts and cubeless money games.
    evaluated cubeless for the opponent and turned into its cubeful value with its best cube
    action (:func:`playout.backgammon.analysis.play_emg_batch`, the 0-ply Janowski model); a play
    that ends the game gets its exact value (a gammon counts 1 under the Jacoby rule with the
-   cube centred);
+   cube centred): :func:`playout.backgammon.analysis.post_move_emg`, as ``bg analyze`` values plays;
 2. at ``ply`` >= 2, the best ``filter_max`` plays within ``filter_threshold`` of the best are
    valued by the cubeful n-ply search (:func:`playout.backgammon.cubeful.post_move_values`,
    the opponent's cube decisions inside the tree) -- gnubg's move filter (its defaults for
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from playout.backgammon.analysis import State, _terminal_emg, play_emg_batch
+from playout.backgammon.analysis import State, _terminal_emg, post_move_emg
 from playout.backgammon.board import game_result
 from playout.backgammon.evaluators import Evaluator, get_evaluator
 from playout.backgammon.moves import legal_moves
@@ -100,30 +100,6 @@ def _cubeless(evaluator: Evaluator, boards, st: State, ply: int):
     return util, probs
 
 
-def _values(evaluator: Evaluator, boards, st: State, ply: int) -> np.ndarray:
-    """Cubeful EMG of each post-move board for the mover (``st``: the state before the play)."""
-    out = np.empty(len(boards))
-    live = []
-    for i, b in enumerate(boards):
-        g = int(game_result(b))
-        if g > 0:
-            out[i] = _terminal_emg(g, st)
-        else:
-            live.append(i)
-    if not live:
-        return out
-    sub = np.stack([boards[i] for i in live])
-    if ply == 1:
-        out[live] = play_emg_batch(post_move_probs(evaluator, sub, 1), sub, st)
-    else:
-        from playout.backgammon.cubeful import post_move_values
-
-        v = post_move_values(sub, st.cube, st.owner, evaluator, ply, jacoby=st.jacoby,
-                             match_length=st.length, score=st.score, crawford=st.crawford)
-        out[live] = [st.to_emg(t) for t in v] if st.length else v
-    return out
-
-
 def choose_play(board26, dice, evaluator: Evaluator | None = None, ply: int = 1, *,
                 cube_value: int = 1, cube_owner: str = "centered", jacoby: bool = True,
                 match_length: int = 0, score: tuple[int, int] = (0, 0), crawford: bool = False,
@@ -147,13 +123,13 @@ def choose_play(board26, dice, evaluator: Evaluator | None = None, ply: int = 1,
     moves = legal_moves(board, int(dice[0]), int(dice[1]))
     st = State(int(match_length), (int(score[0]), int(score[1])), int(cube_value), cube_owner,
                bool(crawford), bool(jacoby))
-    eq = _values(evaluator, moves, st, 1)
+    eq = post_move_emg(moves, st, 1, evaluator)
     cl, pr = _cubeless(evaluator, moves, st, 1)
     plays = [CubefulPlay(moves[i], float(eq[i]), float(cl[i]), 1, pr[i]) for i in range(len(moves))]
     plays.sort(key=lambda c: (-c.equity, -c.cubeless))  # before the filter: gnubg's CompareMoves
     if ply > 1 and len(plays) > 1:
         keep = [c for c in plays[:filter_max] if c.equity >= plays[0].equity - filter_threshold]
-        deep = _values(evaluator, [c.board for c in keep], st, ply)
+        deep = post_move_emg([c.board for c in keep], st, ply, evaluator, evaluator)
         for c, v in zip(keep, deep):
             c.equity, c.ply = float(v), ply
         keep.sort(key=lambda c: -c.equity)
