@@ -197,3 +197,20 @@ def test_on_failure_void_still_stops_an_engine_that_always_fails(tmp_path, fake)
     recs = [json.loads(x) for x in out.read_text().splitlines()]
     assert [("void" in x, "unfinished" in x) for x in recs] == [(True, False), (True, False),
                                                                 (False, True)]
+
+
+def test_play_game_continues_from_an_opening(fake):
+    """``play_game(opening=...)``: the moves reach both engines as ``play`` before the first
+    ``genmove``, which asks the side after them; they start the record (0 s each)."""
+    from playout.go.match import play_game
+    tr: list = []
+    r = play_game(fake, fake, opening=["b E5", "w C3", "b pass"], transcript=tr,
+                  referee=fake, timeout=10)
+    assert r["moves"] == ["b E5", "w C3", "b pass", "w pass"]
+    assert r["seconds"][:3] == [0.0, 0.0, 0.0] and r["result"] == "W+7.0"
+    sent = [(name, cmd) for name, cmd, _ in tr if name in ("black", "white")]
+    first_genmove = next(i for i, (_, c) in enumerate(sent) if c.startswith("genmove"))
+    assert sent[first_genmove] == ("white", "genmove w")
+    before = [x for x in sent[:first_genmove] if x[1].startswith("play")]
+    assert sorted(before) == sorted((n, f"play {m}") for n in ("black", "white")
+                                    for m in ("b E5", "w C3", "b pass"))

@@ -276,11 +276,15 @@ class GameRecord:
 
 def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
               max_moves: int = 400, referee: str | None = None, transcript: list | None = None,
-              names: tuple[str, str] = ("black", "white"), timeout: float | None = None) -> dict:
+              names: tuple[str, str] = ("black", "white"), timeout: float | None = None,
+              opening: list[str] | tuple[str, ...] = ()) -> dict:
     """One game between two GTP engines; scored by GNU Go (``final_score``) when available.
 
     ``timeout``: seconds each engine (and the referee) may take per answer
-    (default :data:`DEFAULT_TIMEOUT_S`).
+    (default :data:`DEFAULT_TIMEOUT_S`).  ``opening``: moves (``"b D4"``, ``"w pass"``, colours
+    alternating from Black) played on both engines with GTP ``play`` before the first
+    ``genmove``; they start ``moves`` (with 0.0 in ``seconds``), so a game can be continued
+    from a position of another game.
     Returns ``{"winner": "B"|"W"|"draw"|"?", "result": "B+3.0", "moves": ["b D4", ...],
     "seconds": [...], "programs": (black, white)}``: ``seconds`` per move, the wall time of its
     ``genmove`` (the answer's transfer included); ``programs`` each engine's GTP ``name`` and
@@ -309,7 +313,15 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
             programs[i] = " ".join(x for x in (name if ok_n else "", version if ok_v else "") if x)
         c = BLACK
         passes = 0
-        while len(moves) < max_moves:
+        for m in opening:
+            colour, vertex = m.split()
+            for e in engines.values():
+                e.send(f"play {colour} {vertex}")
+            moves.append(f"{colour.lower()} {vertex}")
+            seconds.append(0.0)
+            c = WHITE if colour.lower().startswith("b") else BLACK
+            passes = passes + 1 if vertex.lower() == "pass" else 0
+        while len(moves) < max_moves and passes < 2:
             cname = "b" if c == BLACK else "w"
             t0 = time.monotonic()
             mv = engines[c].send(f"genmove {cname}")
