@@ -109,8 +109,9 @@ def test_every_legal_play_once_and_errors():
 
 
 def test_hint_cubeful_ranks_by_cubeful_equity_and_shows_the_cubeless():
-    """``bg hint --cubeful`` (A's decision 303): the cash 11/5 first, the gammonish 8/2* -- the
-    cubeless ranking's first -- second, with its cubeless equity beside."""
+    """``bg hint`` (cubeful by default, as gnubg's; A's decision 303): the cash 11/5 first, the
+    gammonish 8/2* -- the ``--cubeless`` ranking's first -- second, with its cubeless equity
+    beside."""
     from click.testing import CliRunner
 
     from playout.backgammon.cli import bg
@@ -120,7 +121,8 @@ def test_hint_cubeful_ranks_by_cubeful_equity_and_shows_the_cubeless():
         assert r.exit_code == 0, r.output
         return json.loads(r.output)["moves"]
 
-    cubeless, cubeful = run(), run("--cubeful")
+    cubeless, cubeful = run("--cubeless"), run()
+    assert run("--cubeful") == cubeful
     assert cubeless[0]["move"] == "8/2*" and cubeful[0]["move"] == "11/5"
     second = cubeful[1]
     assert second["move"] == "8/2*" and second["cubeless_equity"] == pytest.approx(cubeless[0]["equity"], abs=1e-6)

@@ -139,13 +139,15 @@ def bg() -> None:
 @click.option("--ply", default="1", show_default=True, help=PLY_HELP)
 @click.option("--top", default=10, show_default=True, type=click.IntRange(min=1),
               help="candidates to show")
-@click.option("--cubeful", is_flag=True,
-              help="rank by cubeful equity for the position's cube and score (gnubg's ranking; "
-                   "money per cube unit, match play EMG), cubeless equity shown beside it")
+@click.option("--cubeful/--cubeless", default=True, show_default=True,
+              help="rank by cubeful equity for the position's cube and score (gnubg's hint: "
+                   "money per cube unit, match play EMG; cubeless equity shown beside), or by "
+                   "cubeless money equity")
 @picture_options
 @common
 def hint(position, dice, ply, top, cubeful, svg_path, png_path, evaluator, as_json):
-    """Ranked plays for POSITION with --dice, by cubeless money equity (--cubeful: cubeful)."""
+    """Ranked plays for POSITION with --dice, by cubeful equity as gnubg's hint ranks them
+    (for the position's cube and score; --cubeless: by cubeless money equity)."""
     from playout.backgammon.ids import position_id
     from playout.backgammon.search import choose_move
     from playout.backgammon.svg import position_svg
@@ -186,7 +188,7 @@ def _emit_hint(pos, d, meta: dict, rows: list, as_json: bool, unit: str) -> None
 
 
 def _hint_cubeful(pos, d, ev, ply: int, top: int, as_json: bool) -> None:
-    """``bg hint --cubeful``: :func:`playout.backgammon.checkerplay.choose_play` for ``pos``."""
+    """``bg hint`` (cubeful, the default): :func:`playout.backgammon.checkerplay.choose_play` for ``pos``."""
     from playout.backgammon.checkerplay import choose_play
     import numpy as np
 
