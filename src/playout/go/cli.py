@@ -121,20 +121,30 @@ def go() -> None:
                    "simple-ko (no superko), tromp-taylor (positional superko, suicide of more "
                    "than one stone legal), new-zealand (situational superko, same suicide); "
                    "area scoring in all.  GTP kgs-rules changes it.")
+@click.option("--prior-patterns", default=None, metavar="NAME|FILE",
+              help="Database whose values give the tree's priors (a built-in name, or an mc_*.db "
+                   "file such as the package's data/mc_tuned_v1.db); the playouts keep --mc-patterns' "
+                   "(default: the playout database's own values).")
 @engine_options
 def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transpositions, warm_up, tactics, reply,
-        rules, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed, lgrf,
+        rules, prior_patterns, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed, lgrf,
         twolib, twolib_escape) -> None:
     """Speak GTP version 2 on stdin/stdout."""
+    from pathlib import Path
+
     from playout.go.gtp import GtpEngine
 
     playouts = _budget(playouts, seconds, 10000)
     table = _table(mc_patterns, mc_load_patterns)
+    prior_table = None
+    if prior_patterns is not None:
+        is_file = Path(prior_patterns).suffix == ".db" or "/" in prior_patterns
+        prior_table = _table(None if is_file else prior_patterns, prior_patterns if is_file else None)
     eng = GtpEngine(boardsize, komi, table, playouts=playouts,
                     seconds=seconds, threads=threads, seed=seed, resign=resign, rave_k=rave_k,
                     transpositions=transpositions, rules=rules, tactics=tactics,
                     reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
-                    prior_n=prior_n, twolib_escape=twolib_escape)
+                    prior_n=prior_n, twolib_escape=twolib_escape, prior_table=prior_table)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:

@@ -72,12 +72,13 @@ class GtpEngine:
                  transpositions: bool = True, rules: Ruleset | str = DEFAULT_RULES,
                  tactics: int = 0, reply: int = 0, lgrf: int = 0, twolib: int = 0,
                  uct_c: float = UCT_C, fpu: float = FPU, prior_n: float = PRIOR_N,
-                 twolib_escape: int = 2):
+                 twolib_escape: int = 2, prior_table: Table | None = None):
         self.player = Player(table or load_table(DEFAULT_DATABASE), playouts=playouts,
                              seconds=seconds, threads=threads, seed=seed, resign=resign,
                              rave_k=rave_k, transpositions=transpositions, tactics=tactics,
                              reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
-                             prior_n=prior_n, twolib_escape=twolib_escape)
+                             prior_n=prior_n, twolib_escape=twolib_escape,
+                             prior_table=prior_table)
         self.size = size
         self.komi = komi
         self.rules = get_ruleset(rules)

@@ -259,6 +259,9 @@ class Player:
             (``FPU`` = 1.1: every such child is tried before any visited one).
         prior_n: virtual AMAF visits carrying each child's pattern prior (``PRIOR_N`` = 20;
             the priors' weight against real statistics).
+        prior_table: a second compiled table (:func:`playout.go.tables.load_table`) whose values
+            give the tree's priors, e.g. the MM-tuned ``mc_tuned_v1`` (better move prediction)
+            beside the playout table ``table``; None: ``table``'s own values.
     """
 
     def __init__(self, table: Table | None = None, playouts: int | None = 10000,
@@ -267,8 +270,10 @@ class Player:
                  reuse: bool = True, rave_k: float = RAVE_K, transpositions: bool = True,
                  settle_margin: float | None = SETTLE_MARGIN, tactics: int = 0,
                  reply: int = 0, lgrf: int = 0, twolib: int = 0, uct_c: float = UCT_C,
-                 fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2):
+                 fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2,
+                 prior_table: Table | None = None):
         self.table = table or load_table(DEFAULT_DATABASE)
+        self.prior_table = prior_table
         self.playouts = playouts
         self.seconds = seconds
         self.threads = max(1, int(threads))
@@ -397,7 +402,7 @@ class Player:
                              (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
                              self.rave_k, self.transpositions, situational, self.tactics,
                              self.reply, self.lgrf, replies[i], self.twolib, self.uct_c,
-                             self.fpu, self.prior_n, self.twolib_escape)
+                             self.fpu, self.prior_n, self.twolib_escape, *self._prior_args())
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
@@ -506,6 +511,12 @@ class Player:
             info.move = -1
         return info
 
+    def _prior_args(self) -> tuple:
+        """``search``'s ``P, own_prior``: always an array, so numba compiles one specialisation."""
+        if self.prior_table is None:
+            return self.table.T, False
+        return self.prior_table.T, True
+
     # -- scoring --------------------------------------------------------------------------------
     def dead_stones(self, board: Board, playouts: int = 3000) -> list[int]:
         """Stones owned by the other colour in most playouts (ownership < 1/3 for their own)."""
@@ -519,7 +530,8 @@ class Player:
                    np.zeros(0, np.int64), self.owner, int(board.meta[M_MOVES]) + 3 * board.size ** 2,
                    10**9, self.seed, float(RAVE_K), True, False, self.tactics,
                    self.reply, self.lgrf, lgrf_table(board.S.shape[1]), self.twolib,
-                   self.uct_c, self.fpu, self.prior_n, self.twolib_escape)  # every argument, as genmove passes them: numba compiles one
+                   self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
+                   *self._prior_args())  # every argument, as genmove passes them: numba compiles one
             # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)

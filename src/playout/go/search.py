@@ -62,7 +62,7 @@ import math
 import numpy as np
 from numba import njit
 
-from playout.go.playout import lgrf_update, play_update, playout_score, run_playout
+from playout.go.playout import lgrf_update, play_update, playout_score, policy_value, run_playout
 from playout.go.rules import (
     BLACK,
     COLOR,
@@ -119,6 +119,9 @@ UCT_C = 0.0
 #: AMAF prior rate of the pass child (Fuego/Pachi-style low prior for pass); pass never
 #: collects real AMAF statistics, so the prior fades as its own visits grow.
 PASS_PRIOR = 0.1
+#: AMAF prior rate of a move the playout table plays and a separate prior table never does
+#: (:func:`_expand` with ``own_prior``): as low as an ordinary first-line move.
+NO_PRIOR_RATE = 0.2
 
 
 @njit(cache=True, nogil=True)
@@ -196,7 +199,7 @@ def prior_rate(v, vmin, lvmin, lspan, line, opening):
 
 
 @njit(cache=True, nogil=True)
-def _expand(NI, NF, tm, node, S, T, cap, B, tactics, prior_n):
+def _expand(NI, NF, tm, node, S, T, cap, B, tactics, prior_n, P, own_prior):
     """Children of ``node`` for the side to move in ``S``: positive-value moves plus pass.
 
     Prior knowledge goes into the AMAF statistics (as Fuego does): ``PRIOR_N`` virtual AMAF
@@ -207,11 +210,14 @@ def _expand(NI, NF, tm, node, S, T, cap, B, tactics, prior_n):
     edge heuristic of Pachi/Fuego).  Rates depend on values relative to the table's range
     (:func:`prior_rate`), so a database with every value scaled gets the same priors.
     With ``tactics`` (> 0) the rates of capturing, escaping and big self-atari moves are
-    changed by :func:`tactical_rate`.
+    changed by :func:`tactical_rate`.  With ``own_prior`` the rates come from the values of the
+    prior table ``P`` (:func:`playout.go.playout.policy_value`; a move ``P`` never plays gets
+    :data:`NO_PRIOR_RATE`) while the children stay the moves the playout table ``T`` plays.
     """
-    vmin = T[T_VMIN]
+    Q = P if own_prior else T
+    vmin = Q[T_VMIN]
     lvmin = math.log(float(vmin))
-    lspan = math.log(float(T[T_VMAX])) - lvmin
+    lspan = math.log(float(Q[T_VMAX])) - lvmin
     opening = (S[META, M_N] * S[META, M_N] * 4) // 5
     c = S[META, M_TOMOVE]
     N = S[META, M_N]
@@ -227,7 +233,12 @@ def _expand(NI, NF, tm, node, S, T, cap, B, tactics, prior_n):
             if v > 0:
                 _new_child(NI, NF, k, p, c)
                 line = min(min(r, col), min(N - 1 - r, N - 1 - col))
-                rate = prior_rate(v, vmin, lvmin, lspan, line, S[META, M_NEMPTY] > opening)
+                if own_prior:
+                    v = policy_value(S, B, P, p, c)
+                if v > 0:
+                    rate = prior_rate(v, vmin, lvmin, lspan, line, S[META, M_NEMPTY] > opening)
+                else:
+                    rate = NO_PRIOR_RATE
                 if tactics > 0:
                     rate = tactical_rate(S, B, p, c, rate, tactics >= 2)
                 NF[AVISITS, k] = prior_n
@@ -308,7 +319,8 @@ def _position_hash(S):
 @njit(cache=True, nogil=True)
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
            rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0, lgrf=0,
-           LG=None, twolib=0, uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N, twolib_escape=2):
+           LG=None, twolib=0, uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N, twolib_escape=2, P=None,
+           own_prior=False):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
@@ -329,8 +341,9 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     (:func:`playout.go.lowlib.twolib_move`; 0 = off) and ``twolib_escape`` its atari bound
     (:func:`playout.go.lowlib.atari_choice`).  ``uct_c``, ``fpu``, ``prior_n``: the
     exploration constant, first-play urgency and virtual AMAF visits of the priors (the module's
-    ``UCT_C``, ``FPU``, ``PRIOR_N`` by default; see the module docstring).  Returns simulations
-    done.
+    ``UCT_C``, ``FPU``, ``PRIOR_N`` by default; see the module docstring).  ``P`` with
+    ``own_prior``: a second compiled table whose values give the tree's priors
+    (:func:`_expand`); the playouts keep ``T``.  Returns simulations done.
     """
     if seed >= 0:
         np.random.seed(seed)
@@ -384,7 +397,8 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
                         tm[T_MERGED] += 1
                         pos = other
                     else:
-                        if not _expand(NI, NF, tm, node, S, T, cap, B, tactics, prior_n):
+                        if not _expand(NI, NF, tm, node, S, T, cap, B, tactics, prior_n,
+                                       T if P is None else P, own_prior and P is not None):
                             break
                         if transpositions:
                             tt_insert(HT, NI, tm, key, node)
