@@ -214,3 +214,29 @@ def test_play_game_continues_from_an_opening(fake):
     before = [x for x in sent[:first_genmove] if x[1].startswith("play")]
     assert sorted(before) == sorted((n, f"play {m}") for n in ("black", "white")
                                     for m in ("b E5", "w C3", "b pass"))
+
+
+def _strip(recs):
+    return sorted(({k: v for k, v in r.items() if k not in ("seconds", "seconds_per_move")}
+                   for r in recs), key=lambda r: r["key"])
+
+
+def test_jobs_play_the_same_games_as_one_at_a_time(tmp_path, fake):
+    """``jobs=3``: the same records (engines and seeds by game number), a crash in game 3
+    (B's seed 1004) voided as in sequence, and a rerun plays nothing.  The fake engine
+    passes and W wins: A wins the odd games it plays White, 1 and 5."""
+    crashy = f"{fake} die 1004 {{seed}}"
+    seq, par = tmp_path / "seq.jsonl", tmp_path / "par.jsonl"
+    s1 = play_match(fake, crashy, 7, seq, log=lambda *_: None, timeout=10, referee=fake,
+                    on_failure="void")
+    s3 = play_match(fake, crashy, 7, par, log=lambda *_: None, timeout=10, referee=fake,
+                    on_failure="void", jobs=3)
+    r1 = [json.loads(x) for x in seq.read_text().splitlines()]
+    r3 = [json.loads(x) for x in par.read_text().splitlines()]
+    assert s1 == s3 == {"games": 6, "a_wins": 2.0, "a_rate": 2 / 6, "wilson95": s1["wilson95"],
+                        "void": 1}
+    assert [r["key"] for r in _strip(r3) if "void" in r] == ["A-vs-B-9-7.0-3"]
+    assert _strip(r1) == [dict(r, sgf=r["sgf"].replace("par-sgf", "seq-sgf")) for r in _strip(r3)]
+    again = play_match(fake, crashy, 7, par, log=lambda *_: None, timeout=10, referee=fake,
+                       jobs=3)
+    assert again == s3 and len(par.read_text().splitlines()) == 7

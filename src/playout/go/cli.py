@@ -280,7 +280,11 @@ def crosscheck(games, size, seed, rules, timeout):
               help="When an engine dies, hangs or answers garbage mid-game: stop the match "
                    "(a rerun replays that game) or record the game void and go on (3 failed "
                    "games in a row still stop it).")
-def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout, on_failure):
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Games played at once, each with its own two engine processes: give each "
+                   "a core (time-limited engines play weaker when they share one).")
+def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout, on_failure,
+          jobs):
     """Play ENGINE_A vs ENGINE_B (GTP command lines), colours alternated."""
     from playout.go.match import GtpError, MatchFileError, play_match
 
@@ -290,7 +294,7 @@ def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout
     try:
         s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]),
                        log=click.echo, transcript_path=transcript, timeout=timeout,
-                       on_failure=on_failure)
+                       on_failure=on_failure, jobs=jobs)
     except (GtpError, MatchFileError) as exc:
         raise UserError(str(exc)) from None
     click.echo(json.dumps(s))

@@ -18,7 +18,9 @@ import select
 import shlex
 import shutil
 import subprocess
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -458,7 +460,7 @@ MAX_FAILURES_IN_A_ROW = 3
 def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, size: int = 9,
                komi: float = 7.0, names: tuple[str, str] = ("A", "B"), log=print,
                transcript_path: str | Path | None = None, timeout: float | None = None,
-               referee: str | None = None, on_failure: str = "stop") -> dict:
+               referee: str | None = None, on_failure: str = "stop", jobs: int = 1) -> dict:
     """``games`` games, A Black in even games; each result appended to ``out_path`` (JSONL).
 
     A rerun reads ``out_path`` and plays only the missing games.  ``{seed}`` in an engine
@@ -467,6 +469,11 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
     exchanges of the first game played are written there as Markdown.  ``timeout``: seconds
     an engine may take per answer (default :data:`DEFAULT_TIMEOUT_S`).  ``referee``: the GTP
     command that scores games ending in two passes (default GNU Go, see :func:`play_game`).
+    ``jobs``: games played at once (each its own pair of engine processes; the records are
+    appended as games end, so the file's order is then not the game order).  A game's engines
+    and seeds depend only on its number, so a match played with any ``jobs`` holds the same
+    games as one played in sequence, up to the engines' own timing: give each game a core of
+    its own, or time-limited engines play weaker than they would alone.
 
     Every game played is also written as an SGF record (:func:`game_sgf`) to
     :func:`sgf_dir` ``/KEY.sgf`` (``m.jsonl`` -> ``m-sgf/A-vs-B-9-7.0-0.sgf``), players named
@@ -476,7 +483,8 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
 
     Raises :class:`GtpError` when an engine hangs, answers garbage or dies: that game is first
     appended as unfinished (``"unfinished": "<the error>"``, its moves so far; a rerun plays it
-    again) and the message says so; the games after it are not played.  With
+    again) and the message says so; the games after it are not played (with ``jobs`` > 1 the
+    games already under way are finished first).  With
     ``on_failure="void"`` a game that fails once both engines have started is instead recorded
     void (``"void": "engine failure: <the error>"``, not scored, not replayed: an engine that
     crashes deterministically, as GNU Go 3.8 does in some 19x19 positions, would crash again on
@@ -485,16 +493,21 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
     """
     if on_failure not in ("stop", "void"):
         raise ValueError(f"on_failure: {on_failure!r} (stop or void)")
-    failures = 0
+    if jobs < 1:
+        raise ValueError(f"jobs: {jobs} (at least 1)")
     out = Path(out_path)
     done = _read_match(out)
-    for g in range(games):
+    todo = [g for g in range(games) if f"{names[0]}-vs-{names[1]}-{size}-{komi}-{g}" not in done]
+    lock = threading.Lock()
+    state = {"failures": 0, "transcript": transcript_path}
+
+    def one(g: int) -> None:
         key = f"{names[0]}-vs-{names[1]}-{size}-{komi}-{g}"
-        if key in done:
-            continue
         a_black = g % 2 == 0
         t0 = time.time()
-        tr: list | None = [] if transcript_path else None
+        with lock:
+            tpath, state["transcript"] = state["transcript"], None
+        tr: list | None = [] if tpath else None
         ea = engine_a.replace("{seed}", str(g + 1))
         eb = engine_b.replace("{seed}", str(g + 1001))
         try:
@@ -507,49 +520,66 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         except GtpError as exc:
             if exc.moves is None:  # an engine that cannot start: nothing was played
                 raise
-            failures += 1
-            void = on_failure == "void" and failures < MAX_FAILURES_IN_A_ROW
-            note = f"void: engine failure: {exc}" if void else f"unfinished: {exc}"
-            sgf_rel = _write_game_sgf(out, key, size, komi, exc.moves, None, names, a_black,
-                                      exc.seconds, exc.programs, note)
-            rec = {"key": key, "a_black": a_black, "a_won": None, "result": None,
-                   "n_moves": len(exc.moves), "seconds": round(time.time() - t0, 1),
-                   "moves": exc.moves,
-                   "seconds_per_move": [round(x, 3) for x in exc.seconds or []], "sgf": sgf_rel}
-            rec.update({"void": f"engine failure: {exc}"} if void else {"unfinished": str(exc)})
-            with out.open("a") as f:
-                f.write(json.dumps(rec) + "\n")
-            if void:
-                done[key] = rec
-                log(f"game {g}: void (engine failure: {exc})")
-                continue
+            with lock:
+                state["failures"] += 1
+                failures = state["failures"]
+                void = on_failure == "void" and failures < MAX_FAILURES_IN_A_ROW
+                note = f"void: engine failure: {exc}" if void else f"unfinished: {exc}"
+                sgf_rel = _write_game_sgf(out, key, size, komi, exc.moves, None, names, a_black,
+                                          exc.seconds, exc.programs, note)
+                rec = {"key": key, "a_black": a_black, "a_won": None, "result": None,
+                       "n_moves": len(exc.moves), "seconds": round(time.time() - t0, 1),
+                       "moves": exc.moves,
+                       "seconds_per_move": [round(x, 3) for x in exc.seconds or []],
+                       "sgf": sgf_rel}
+                rec.update({"void": f"engine failure: {exc}"} if void else {"unfinished": str(exc)})
+                with out.open("a") as f:
+                    f.write(json.dumps(rec) + "\n")
+                if void:
+                    done[key] = rec
+                    log(f"game {g}: void (engine failure: {exc})")
+                    return
             again = (f"; {failures} games in a row failed" if failures > 1 else "")
             raise GtpError(f"{exc} (game {g} recorded as unfinished in {out}; a rerun plays it "
                            f"again{again})") from None
-        failures = 0
         if tr is not None:
-            write_transcript(transcript_path, tr, r, ea if a_black else eb, eb if a_black else ea)
-            transcript_path = None
+            write_transcript(tpath, tr, r, ea if a_black else eb, eb if a_black else ea)
         if r["winner"] in ("B", "W"):
             a_won = (r["winner"] == "B") == a_black
         elif r["winner"] == "draw":
             a_won = 0.5
         else:
             a_won = None
-        sgf_rel = _write_game_sgf(out, key, size, komi, r["moves"], r["result"], names, a_black,
-                                  r["seconds"], r["programs"],
-                                  f"void: {r['void']}" if r.get("void") else "")
-        rec = {"key": key, "a_black": a_black, "a_won": a_won, "result": r["result"],
-               "n_moves": len(r["moves"]), "seconds": round(time.time() - t0, 1),
-               "moves": r["moves"], "seconds_per_move": [round(x, 3) for x in r["seconds"]],
-               "sgf": sgf_rel}
-        if r.get("void"):
-            rec["void"] = r["void"]
-        with out.open("a") as f:
-            f.write(json.dumps(rec) + "\n")
-        done[key] = rec
-        log(f"game {g}: {names[0]} {'black' if a_black else 'white'} -> "
-            + (f"void ({r['void']})" if r.get("void") else str(r["result"])))
+        with lock:
+            state["failures"] = 0
+            sgf_rel = _write_game_sgf(out, key, size, komi, r["moves"], r["result"], names,
+                                      a_black, r["seconds"], r["programs"],
+                                      f"void: {r['void']}" if r.get("void") else "")
+            rec = {"key": key, "a_black": a_black, "a_won": a_won, "result": r["result"],
+                   "n_moves": len(r["moves"]), "seconds": round(time.time() - t0, 1),
+                   "moves": r["moves"], "seconds_per_move": [round(x, 3) for x in r["seconds"]],
+                   "sgf": sgf_rel}
+            if r.get("void"):
+                rec["void"] = r["void"]
+            with out.open("a") as f:
+                f.write(json.dumps(rec) + "\n")
+            done[key] = rec
+            log(f"game {g}: {names[0]} {'black' if a_black else 'white'} -> "
+                + (f"void ({r['void']})" if r.get("void") else str(r["result"])))
+
+    if jobs == 1:
+        for g in todo:
+            one(g)
+    else:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(one, g) for g in todo]
+            try:
+                for fut in futures:
+                    fut.result()
+            except BaseException:
+                for fut in futures:
+                    fut.cancel()
+                raise
     recs = [r for r in done.values() if r["key"].startswith(f"{names[0]}-vs-{names[1]}-{size}-{komi}-")]
     scored = [r for r in recs if r["a_won"] is not None]
     wins = sum(float(r["a_won"]) for r in scored)
