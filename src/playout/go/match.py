@@ -499,9 +499,11 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
     done = _read_match(out)
     todo = [g for g in range(games) if f"{names[0]}-vs-{names[1]}-{size}-{komi}-{g}" not in done]
     lock = threading.Lock()
-    state = {"failures": 0, "transcript": transcript_path}
+    state = {"failures": 0, "transcript": transcript_path, "stopping": False}
 
     def one(g: int) -> None:
+        if state["stopping"]:
+            return
         key = f"{names[0]}-vs-{names[1]}-{size}-{komi}-{g}"
         a_black = g % 2 == 0
         t0 = time.time()
@@ -520,6 +522,8 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         except GtpError as exc:
             if exc.moves is None:  # an engine that cannot start: nothing was played
                 raise
+            if state["stopping"]:  # the engines died of the user's interrupt: not a failure
+                return
             with lock:
                 state["failures"] += 1
                 failures = state["failures"]
@@ -577,6 +581,7 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
                 for fut in futures:
                     fut.result()
             except BaseException:
+                state["stopping"] = True  # Ctrl-C kills the engines too: record no voids
                 for fut in futures:
                     fut.cancel()
                 raise
