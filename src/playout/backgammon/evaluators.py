@@ -50,10 +50,11 @@ DATA = Path(str(resources.files("playout.backgammon") / "data"))
 #: race and gnubg's crashed class, :func:`playout.backgammon.classes.net_index` -- distilled from
 #: our own 2-ply search over self-play positions and the best candidate plays from them for eleven
 #: generations, the twelfth from our own 3-ply search, the fourteenth with a within-roll ranking
-#: term (:func:`playout.backgammon.ranking.rank_loss_grad`), the fifteenth the same on generation
-#: 14's own 3-ply labels; the earlier defaults ``net_cand128_g14.npz``, ``net_cand128_g12.npz``, ``net_cand128_g9.npz``, ``net_cand128_g7.npz``, ``net_cand128_g6.npz``,
+#: term (:func:`playout.backgammon.ranking.rank_loss_grad`), the fifteenth and sixteenth the same
+#: on the previous generation's own 3-ply labels; the earlier defaults ``net_cand128_g15.npz``,
+#: ``net_cand128_g14.npz``, ``net_cand128_g12.npz``, ``net_cand128_g9.npz``, ``net_cand128_g7.npz``, ``net_cand128_g6.npz``,
 #: ``net_cand128.npz``, ``net_distill128.npz`` and ``net_td80.npz`` stay loadable by path).
-DEFAULT_NET = DATA / "net_cand128_g15.npz"
+DEFAULT_NET = DATA / "net_cand128_g16.npz"
 
 
 def equity(probs) -> np.ndarray | float:
