@@ -1,23 +1,19 @@
-"""GTP engines as subprocesses: a client, engine-vs-engine matches, and the GNU Go rules cross-check.
+"""Engine-vs-engine Go matches over GTP.
 
-* :class:`GtpClient` -- talk GTP v2 to a program (``gnugo --mode gtp``, ``playout gtp``, ...);
+* :func:`play_game` -- one game between two GTP commands, refereed by GNU Go when it ends in
+  two passes;
 * :func:`play_match` -- games between two GTP commands, colours alternated, each game appended to
   a JSONL file as it ends (a rerun skips the games already there) and written as an SGF record
-  (:func:`game_sgf`) in a folder beside it;
-* :func:`crosscheck_gnugo` -- random legal games replayed move by move in our
-  :class:`~playout.go.board.Board` and in GNU Go (``is_legal`` for every empty point,
-  ``play``, ``list_stones``); returns every difference found.
+  (:func:`game_sgf`) in a folder beside it; ``jobs`` games at once.
+
+The GTP client (:class:`GtpClient`, :class:`GtpError`, ``GNUGO``) lives in
+:mod:`playout.go.gtp_client` and the rules cross-check (:func:`crosscheck_gnugo`) in
+:mod:`playout.go.crosscheck`; both are importable from here too.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import random
-import select
-import shlex
-import shutil
-import subprocess
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -27,245 +23,15 @@ from pathlib import Path
 
 from sgfmill import sgf
 
-from playout.go.board import BLACK, PASS, WHITE, Board, gtp_to_point, point_to_gtp
-from playout.go.rules import is_suicide
-from playout.go.rulesets import SIMPLE, Ruleset, get_ruleset
+from playout.go.board import BLACK, WHITE, gtp_to_point
+from playout.go.crosscheck import crosscheck_gnugo
+from playout.go.gtp_client import DEFAULT_TIMEOUT_S, GNUGO, GtpClient, GtpError
 from playout.go.sgf import move_value
 from playout.stats import wilson_interval
 
-GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if Path("/usr/games/gnugo").exists() else None)
+__all__ = ["DEFAULT_TIMEOUT_S", "GNUGO", "GameRecord", "GtpClient", "GtpError", "MatchFileError",
+           "crosscheck_gnugo", "game_sgf", "play_game", "play_match", "sgf_dir", "write_transcript"]
 
-
-#: Seconds a GTP engine may take to answer one command (``genmove`` included) before it is
-#: taken as hung; ``play_match``/``play_game``/``crosscheck_gnugo`` and ``playout go match
-#: --timeout`` change it.
-DEFAULT_TIMEOUT_S = 300.0
-
-
-class GtpError(RuntimeError):
-    """A GTP engine answered ``? ...``, answered garbage, did not answer in time, or died.
-
-    The message is one line naming the engine and the command; ``moves`` (set by
-    :func:`play_game`) holds the game's moves up to the fault, ``seconds`` the time each took
-    and ``programs`` the engines' GTP names.
-    """
-
-    moves: list | None = None
-    seconds: list | None = None
-    programs: tuple | None = None
-
-
-class GtpClient:
-    """A GTP engine in a subprocess.  ``send("genmove b") -> "D4"``; raises :class:`GtpError`.
-
-    ``transcript`` (a list) receives every command and answer when given.  ``timeout``:
-    seconds each answer may take (default :data:`DEFAULT_TIMEOUT_S`); past it, or on an answer
-    that does not start with ``=`` or ``?`` (GTP v2 section 2.6, "Responses"), the engine is
-    killed and :class:`GtpError` says ``engine NAME: no answer to genmove after 2 s`` or
-    ``engine NAME: invalid GTP response to boardsize: 'boardsize 9'``.
-    """
-
-    def __init__(self, command: str | list[str], transcript: list | None = None, name: str = "",
-                 timeout: float | None = None):
-        args = shlex.split(command) if isinstance(command, str) else list(command)
-        if not args:
-            raise GtpError("empty engine command")
-        self.name = name or args[0]
-        self.timeout = DEFAULT_TIMEOUT_S if timeout is None else float(timeout)
-        if args[0] == "gnugo" and GNUGO and not shutil.which("gnugo"):
-            args[0] = GNUGO  # Debian installs it in /usr/games, often not on PATH
-        try:
-            self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, bufsize=0)
-        except OSError as exc:
-            raise GtpError(f"cannot start engine {args[0]!r}: {exc.strerror or exc}") from None
-        self.transcript = transcript
-        self._buf = b""
-        self._broken = False
-
-    def _fail(self, why: str) -> GtpError:
-        """Kill the engine (it is hung or speaks no GTP) and return the error to raise."""
-        self._broken = True
-        self.proc.kill()
-        self.proc.wait()
-        return GtpError(f"engine {self.name}: {why}")
-
-    def _readline(self, cmd: str) -> str | None:
-        """One line of the answer to ``cmd`` (``None`` at end of file), within the timeout."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        deadline = time.monotonic() + self.timeout
-        while b"\n" not in self._buf:
-            left = deadline - time.monotonic()
-            ready = select.select([fd], [], [], max(left, 0.0))[0] if left > 0 else []
-            if not ready:
-                what = cmd.split()[0] if cmd.strip() else repr(cmd)
-                raise self._fail(f"no answer to {what} after {self.timeout:g} s")
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                if self._buf:
-                    line, self._buf = self._buf, b""
-                    return line.decode("utf-8", "replace")
-                return None
-            self._buf += chunk
-        line, self._buf = self._buf.split(b"\n", 1)
-        return line.decode("utf-8", "replace")
-
-    def send_many(self, commands: list[str]) -> list[tuple[bool, str]]:
-        """Send several commands at once; return ``(ok, answer)`` for each, in order.
-
-        Each answer may take :attr:`timeout` seconds from the one before."""
-        assert self.proc.stdin is not None
-        if self._broken:
-            raise GtpError(f"engine {self.name}: no longer running")
-        try:
-            self.proc.stdin.write("".join(c + "\n" for c in commands).encode())
-            self.proc.stdin.flush()
-        except OSError:  # BrokenPipeError: it exited
-            raise self._fail(f"exited before {commands[0].split()[0]!r}") from None
-        out = []
-        for cmd in commands:
-            lines: list[str] = []
-            while True:
-                line = self._readline(cmd)
-                if line is None:
-                    raise self._fail(f"exited during {cmd!r}")
-                line = line.rstrip("\r")
-                if line.strip() == "":
-                    if lines:
-                        break
-                    continue
-                if not lines and line[0] not in "=?":
-                    raise self._fail(f"invalid GTP response to {cmd.split()[0]}: {line[:60]!r}")
-                lines.append(line)
-            text = "\n".join(lines)
-            ok = text.startswith("=")
-            answer = text[1:].strip()
-            if self.transcript is not None:
-                self.transcript.append((self.name, cmd, text))
-            out.append((ok, answer))
-        return out
-
-    def send(self, command: str) -> str:
-        ok, answer = self.send_many([command])[0]
-        if not ok:
-            raise GtpError(f"engine {self.name}: {command!r} -> ? {answer}")
-        return answer
-
-    def close(self) -> None:
-        """``quit`` (a few seconds at most), then kill the engine if it is still there."""
-        if not self._broken:
-            self.timeout = min(self.timeout, 5.0)
-            try:
-                self.send_many(["quit"])
-            except (GtpError, OSError, ValueError):
-                pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        for f in (self.proc.stdin, self.proc.stdout):
-            try:
-                f.close()
-            except (OSError, AttributeError):
-                pass
-
-    def __enter__(self) -> "GtpClient":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-# ---------------------------------------------------------------------------------------------
-# rules cross-check
-# ---------------------------------------------------------------------------------------------
-def crosscheck_gnugo(n_games: int = 20, size: int = 9, seed: int = 1, max_moves: int | None = None,
-                     gnugo: str | None = None, rules: Ruleset | str = "simple-ko",
-                     pass_rate: float | None = None, timeout: float | None = None) -> dict:
-    """Replay ``n_games`` random legal games in our board and in GNU Go; count differences.
-
-    Both sides play ``rules`` (:mod:`playout.go.rulesets`): our :class:`Board` with that
-    ruleset, GNU Go with its options for it (``Ruleset.gnugo``, e.g. ``--positional-superko
-    --allow-suicide`` for Tromp-Taylor).  Each move: compare ``is_legal`` of the side to move on
-    every empty point (GNU Go 3.8's GTP ``is_legal`` is its ``is_allowed_move``: ko, suicide
-    and superko rules in play), play a random legal move (suicides too where legal) or, with
-    probability ``pass_rate``, a pass, then compare ``list_stones`` of both colours.  Under
-    simple ko a game ends at two passes in a row (``pass_rate`` 0.02 by default); under a
-    superko rule it goes on to ``max_moves`` (``pass_rate`` 0.25): a ko taken back after passes
-    is where superko decides, and random games repeat a position almost only that way.
-
-    One disagreement is GNU Go's and is counted apart (``gnugo_suicide_superko``), not as a
-    difference: a suicide that recreates an earlier position, which GNU Go 3.8 allows (its
-    superko test hashes the board with the suicided stones still on it; see
-    :mod:`playout.go.rulesets`).  Returns ``{"games", "moves", "legality_checks", "illegal",
-    "superko", "suicide_legal", "gnugo_suicide_superko", "differences": [...]}`` (``superko``:
-    our answers "illegal by superko" that GNU Go confirmed; ``suicide_legal``: legal suicides).
-    ``timeout``: seconds GNU Go may take per answer (:class:`GtpClient`; a hung or garbage
-    answer raises :class:`GtpError`).
-    """
-    exe = gnugo or GNUGO
-    if exe is None:
-        raise FileNotFoundError("gnugo is not installed")
-    ruleset = get_ruleset(rules)
-    superko = ruleset.superko != SIMPLE
-    if pass_rate is None:
-        pass_rate = 0.25 if superko else 0.02
-    rng = random.Random(seed)
-    max_moves = max_moves if max_moves is not None else 3 * size * size
-    diffs: list[str] = []
-    counts = {"illegal": 0, "superko": 0, "suicide_legal": 0, "gnugo_suicide_superko": 0}
-    n_moves = 0
-    n_checks = 0
-    with GtpClient([exe, "--mode", "gtp", "--level", "0", *ruleset.gnugo], name="gnugo",
-                   timeout=timeout) as gg:
-        for game in range(n_games):
-            gg.send(f"boardsize {size}")
-            gg.send("clear_board")
-            b = Board(size, rules=ruleset)
-            for mv in range(max_moves):
-                c = b.to_move
-                cname = "b" if c == BLACK else "w"
-                empties = [p for p in b.points() if b.color[p] == 0]
-                answers = gg.send_many([f"is_legal {cname} {point_to_gtp(p, size)}" for p in empties])
-                n_checks += len(empties)
-                legal = []
-                for p, (ok, ans) in zip(empties, answers):
-                    why = b.why_illegal(p, c)
-                    ours = why is None
-                    theirs = ok and ans == "1"
-                    suicide = bool(is_suicide(b.S, p, c))
-                    counts["illegal"] += not ours
-                    counts["suicide_legal"] += ours and suicide
-                    if why == "superko" and suicide and theirs:
-                        counts["gnugo_suicide_superko"] += 1
-                    elif ours != theirs:
-                        diffs.append(f"game {game} move {mv}: {cname} {point_to_gtp(p, size)} "
-                                     f"legal ours={ours} ({why}) gnugo={theirs}")
-                    elif why == "superko":
-                        counts["superko"] += 1
-                    if ours:
-                        legal.append(p)
-                p = rng.choice(legal) if legal and rng.random() >= pass_rate else PASS
-                b.play(p, c)
-                gg.send(f"play {cname} {point_to_gtp(p, size)}")
-                n_moves += 1
-                for col, colname in ((BLACK, "black"), (WHITE, "white")):
-                    theirs_s = gg.send(f"list_stones {colname}").split()
-                    theirs_set = {gtp_to_point(v, size) for v in theirs_s}
-                    if theirs_set != set(b.stones(col)):
-                        diffs.append(f"game {game} move {mv}: {colname} stones differ after "
-                                     f"{cname} {point_to_gtp(p, size)}")
-                if b.passes >= 2 and not superko:
-                    break
-    return {"games": n_games, "moves": n_moves, "legality_checks": n_checks, **counts,
-            "differences": diffs}
-
-
-# ---------------------------------------------------------------------------------------------
-# matches
-# ---------------------------------------------------------------------------------------------
 @dataclass
 class GameRecord:
     key: str
