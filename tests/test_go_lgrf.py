@@ -17,11 +17,14 @@ from playout.go.playout import (
 )
 from playout.go.rules import M_LAST, M_LAST2, META
 from playout.go.search import search
-from playout.go.tables import load_table
+from playout.go.tables import DEFAULT_DATABASE, load_table
 
 TABLE = load_table("mc_montegnu_classic")
 NPT = Board(9).S.shape[1]  # padded points of 9x9 (121)
 ONE = NPT  # LG[c - 1, ONE, p1]: the reply to one move
+
+#: the playout table's own values as the tree's priors: the engine before session 21
+OWN = load_table(DEFAULT_DATABASE)
 
 
 def g(v: str) -> int:
@@ -163,7 +166,7 @@ def test_lgrf_0_plays_as_before():
     for mv in ("E5", "C4", "G6"):
         b.play(g(mv))
     for kw in ({}, {"lgrf": 0}):
-        p = Player(playouts=400, seed=5, uct_c=0.15, **kw)  # the old default
+        p = Player(playouts=400, seed=5, uct_c=0.15, prior_table=OWN, **kw)  # the old default
         info = p.genmove(b)
         assert point_to_gtp(info.move, 9) == "G5"
         assert [(m, v) for m, v, _ in info.top[:3]] == [("G5", 19), ("E7", 12), ("C7", 11)]
@@ -201,13 +204,14 @@ def test_gtp_and_analyze_take_the_option():
     from playout.go.cli import go, gtp
 
     cmds = "boardsize 9\nplay b E5\nplay w C4\nplay b G6\ngenmove w\nquit\n"
-    base = ["--playouts", "400", "--seed", "5", "--no-warm-up", "--uct-c", "0.15"]
+    base = ["--playouts", "400", "--seed", "5", "--no-warm-up", "--uct-c", "0.15",
+            "--prior-patterns", "own"]
     r0 = CliRunner().invoke(gtp, base + ["--lgrf", "0"], input=cmds)
     assert r0.exit_code == 0 and "= G5" in r0.output  # as before LGRF (test_lgrf_0_plays_as_before)
     b = Board(9, 7.0)
     for mv in ("E5", "C4", "G6"):
         b.play(g(mv))
-    want = point_to_gtp(Player(playouts=400, seed=5, lgrf=2, uct_c=0.15).genmove(b).move, 9)
+    want = point_to_gtp(Player(playouts=400, seed=5, lgrf=2, uct_c=0.15, prior_table=OWN).genmove(b).move, 9)
     r2 = CliRunner().invoke(gtp, base + ["--lgrf", "2"], input=cmds)
     assert r2.exit_code == 0 and f"= {want}" in r2.output
     bad = CliRunner().invoke(gtp, ["--lgrf", "3"], input="quit\n")

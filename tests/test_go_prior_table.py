@@ -3,13 +3,16 @@ priors come from its values while the children stay the moves the playout table 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from playout.go.board import Board, gtp_to_point
 from playout.go.player import Player, Tree
 from playout.go.playout import PlayoutState
 from playout.go.search import AVISITS, AWINS, FIRST, MOVE, NCH, NO_PRIOR_RATE, PRIOR_N, _expand
-from playout.go.tables import load_table
+from playout.go.patterns import builtin_path
+from playout.go.tables import PRIOR_DATABASE_FILE, default_prior_table, load_table
 
 
 def _board() -> Board:
@@ -33,16 +36,31 @@ def _root_rates(table, prior):
     return tree.NI[MOVE, sl].copy(), tree.NF[AWINS, sl] / PRIOR_N
 
 
-def test_the_playout_table_as_its_own_prior_table_changes_nothing():
-    """``prior_table`` = the playout table: the same priors, and the same search visit for visit."""
+def test_the_playout_tables_values_as_a_prior_table_change_nothing():
+    """The playout table's values read as a separate prior table (another object, the same
+    file): the same priors, and the same search visit for visit as its own values."""
     table = load_table("mc_montegnu_classic")
+    same_values = load_table(path=str(builtin_path("montegnu_classic")))
+    assert same_values is not table
     m0, r0 = _root_rates(table, None)
-    m1, r1 = _root_rates(table, table)
+    m1, r1 = _root_rates(table, same_values)
     assert np.array_equal(m0, m1) and np.array_equal(r0, r1)
-    a = Player(table, playouts=1500, seed=3).genmove(_board())
-    c = Player(table, playouts=1500, seed=3, prior_table=table).genmove(_board())
+    a = Player(table, playouts=1500, seed=3, prior_table=table).genmove(_board())
+    c = Player(table, playouts=1500, seed=3, prior_table=same_values).genmove(_board())
     assert a.move == c.move and a.winrate == c.winrate
     assert a.top == c.top
+
+
+def test_the_default_prior_table_is_the_tuned_database():
+    """``prior_table=None``: mc_tuned_v1's values (issue 18's matches); its priors differ from
+    montegnu's own on the same children."""
+    table = load_table("mc_montegnu_classic")
+    assert Player(table).prior_table is default_prior_table()
+    assert Path(PRIOR_DATABASE_FILE).name == "mc_tuned_v1.db"
+    m0, own = _root_rates(table, None)
+    m1, tuned = _root_rates(table, default_prior_table())
+    assert np.array_equal(m0, m1) and not np.allclose(own, tuned)
+    assert Player(table, prior_table=table)._prior_args()[1] is False
 
 
 def test_a_uniform_prior_table_flattens_the_priors():
@@ -76,3 +94,16 @@ def test_gtp_prior_patterns_names_a_bad_database_in_one_line():
                        input="quit\n", capture_output=True, text=True, timeout=120)
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert "no pattern file or built-in database named 'nosuch'" in r.stderr.strip().splitlines()[-1]
+
+
+def test_gtp_prior_patterns_own_plays(tmp_path):
+    """``--prior-patterns own`` (the engine before session 21) answers genmove."""
+    import re
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "playout.cli", "gtp", "--prior-patterns", "own",
+                        "--playouts", "200", "--no-warm-up"],
+                       input="genmove b\nquit\n", capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert re.match(r"= ([A-HJ]\d|pass)\n", r.stdout), r.stdout

@@ -21,7 +21,7 @@ import pytest
 
 from playout.go.board import BLACK, PASS, WHITE, Board, gtp_to_point, point_to_gtp
 from playout.go.match import GNUGO
-from playout.go.player import Player
+from playout.go.player import LOST_RATE, Player
 from playout.go.sgf import read_sgf
 
 MATCH = Path(__file__).resolve().parent.parent / "data" / "go" / "match-5000"
@@ -103,6 +103,36 @@ def test_pass_answering_a_pass_when_settled():
     assert pl.final_score(b, 2000) == 2.0  # GNU Go: B+2.0
     assert pl.settled(b)
     assert pl.genmove(b, BLACK).move == PASS
+
+
+# every point White's, six two-point eyes: a black stone in an eye is legal (one liberty) and
+# dies; Black has nothing, W+88 as the board stands
+ALL_WHITE = """
+    O O O O O O O O O
+    O . . O O O . . O
+    O O O O O O O O O
+    O O O O O O O O O
+    O . . O O O . . O
+    O O O O O O O O O
+    O O O O O O O O O
+    O . . O O O . . O
+    O O O O O O O O O
+"""
+
+
+def test_a_lost_settled_game_answers_a_pass_with_a_pass():
+    """With resigning off, a lost engine answered the opponent's pass with stones in the
+    opponent's eyes (a pass while behind is replaced by a real move; session 20's resign check,
+    whole-board losses W+88): settled and below LOST_RATE it passes; resigning on, it resigns;
+    the rule of before issue 18 (settle_margin=None) still plays on."""
+    b = _after_pass(ALL_WHITE, BLACK)
+    pl = Player(playouts=2000, seed=1, resign=0)
+    info = pl.genmove(b, BLACK)
+    assert info.move == PASS and info.winrate < LOST_RATE and info.root_winrate < LOST_RATE
+    assert pl.settled(b) and pl.final_score(b) == -88.0
+    assert Player(playouts=2000, seed=1).genmove(b, BLACK).move == -1  # resigns
+    old = Player(playouts=2000, seed=1, resign=0, settle_margin=None).genmove(b, BLACK)
+    assert old.move != PASS and b.is_legal(old.move, BLACK)
 
 
 def test_settled_reads_atari_and_ownership():

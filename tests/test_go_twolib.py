@@ -13,8 +13,12 @@ from playout.go.match import GNUGO, GtpClient
 from playout.go.player import Player
 from playout.go.properties import move_props
 from playout.go.rules import COLOR, EMPTY, M_KO, META, is_suicide
+from playout.go.tables import DEFAULT_DATABASE, load_table
 
 needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo (GNU Go 3.8) is not installed")
+
+#: the playout table's own values as the tree's priors: the engine before session 21
+OWN = load_table(DEFAULT_DATABASE)
 
 
 def g(v: str) -> int:
@@ -231,12 +235,13 @@ def test_twolib_0_plays_as_before():
     for mv in ("E5", "C4", "G6"):
         b.play(g(mv))
     for kw in ({}, {"twolib": 0}):
-        info = Player(playouts=400, seed=5, uct_c=0.15, **kw).genmove(b)  # the old default
+        info = Player(playouts=400, seed=5, uct_c=0.15, prior_table=OWN,  # the old default
+                      **kw).genmove(b)
         assert point_to_gtp(info.move, 9) == "G5"
         assert [(m, v) for m, v, _ in info.top[:3]] == [("G5", 19), ("E7", 12), ("C7", 11)]
         assert info.winrate == 0.6578947368421053 and info.top[1][2] == 0.5416666666666666
     for kw in ({"reply": 90}, {"reply": 90, "twolib": 0}):
-        info = Player(playouts=400, seed=5, uct_c=0.15, **kw).genmove(b)
+        info = Player(playouts=400, seed=5, uct_c=0.15, prior_table=OWN, **kw).genmove(b)
         assert point_to_gtp(info.move, 9) == "D7"
         assert [(m, v) for m, v, _ in info.top[:3]] == [("D7", 14), ("D8", 13), ("E3", 12)]
         assert info.winrate == 0.6428571428571429 and info.top[1][2] == 0.5384615384615384
@@ -259,13 +264,15 @@ def test_gtp_and_analyze_take_the_option():
     from playout.go.cli import go, gtp
 
     cmds = "boardsize 9\nplay b E5\nplay w C4\nplay b G6\ngenmove w\nquit\n"
-    base = ["--playouts", "400", "--seed", "5", "--no-warm-up", "--uct-c", "0.15"]
+    base = ["--playouts", "400", "--seed", "5", "--no-warm-up", "--uct-c", "0.15",
+            "--prior-patterns", "own"]
     r0 = CliRunner().invoke(gtp, base + ["--twolib", "0"], input=cmds)
     assert r0.exit_code == 0 and "= G5" in r0.output  # as before (test_twolib_0_plays_as_before)
     b = Board(9, 7.0)
     for mv in ("E5", "C4", "G6"):
         b.play(g(mv))
-    want = point_to_gtp(Player(playouts=400, seed=5, reply=90, twolib=90, uct_c=0.15).genmove(b).move, 9)
+    want = point_to_gtp(Player(playouts=400, seed=5, reply=90, twolib=90, uct_c=0.15,
+                               prior_table=OWN).genmove(b).move, 9)
     r2 = CliRunner().invoke(gtp, base + ["--reply", "90", "--twolib", "90"], input=cmds)
     assert r2.exit_code == 0 and f"= {want}" in r2.output
     bad = CliRunner().invoke(gtp, ["--twolib", "101"], input="quit\n")

@@ -121,10 +121,10 @@ def go() -> None:
                    "simple-ko (no superko), tromp-taylor (positional superko, suicide of more "
                    "than one stone legal), new-zealand (situational superko, same suicide); "
                    "area scoring in all.  GTP kgs-rules changes it.")
-@click.option("--prior-patterns", default=None, metavar="NAME|FILE",
-              help="Database whose values give the tree's priors (a built-in name, or an mc_*.db "
-                   "file such as the package's data/mc_tuned_v1.db); the playouts keep --mc-patterns' "
-                   "(default: the playout database's own values).")
+@click.option("--prior-patterns", default=None, metavar="NAME|FILE|own",
+              help="Database whose values give the tree's priors (a built-in name or an mc_*.db "
+                   "file; own: the playout database's own values); the playouts keep "
+                   "--mc-patterns'.  [default: the package's data/mc_tuned_v1.db, MM-tuned]")
 @engine_options
 def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transpositions, warm_up, tactics, reply,
         rules, prior_patterns, mc_patterns, mc_load_patterns, playouts, seconds, threads, seed, lgrf,
@@ -136,8 +136,10 @@ def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transposi
 
     playouts = _budget(playouts, seconds, 10000)
     table = _table(mc_patterns, mc_load_patterns)
-    prior_table = None
-    if prior_patterns is not None:
+    prior_table = None  # the Player's default: mc_tuned_v1
+    if prior_patterns == "own":
+        prior_table = table
+    elif prior_patterns is not None:
         is_file = Path(prior_patterns).suffix == ".db" or "/" in prior_patterns
         prior_table = _table(None if is_file else prior_patterns, prior_patterns if is_file else None)
     eng = GtpEngine(boardsize, komi, table, playouts=playouts,

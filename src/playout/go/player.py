@@ -10,7 +10,9 @@ search's simulations (the root's win rate), are both below ``resign`` after at l
 visits, and the chosen move's rate alone (1/15 once, a move after 0.75) resigned even positions
 (issue 18); pass when pass is the most-visited child, or when the opponent has just
 passed, we win the game as it stands (dead stones from playout ownership) and the position is
-settled (:meth:`Player.settled`: no string in atari, every stone's ownership clear).
+settled (:meth:`Player.settled`: no string in atari, every stone's ownership clear), or when
+the opponent has just passed, the position is settled and the search finds the game lost
+(:data:`LOST_RATE`; with resigning off a lost engine otherwise fills the opponent's area).
 """
 
 from __future__ import annotations
@@ -55,12 +57,17 @@ from playout.go.search import (
     WINS,
     search,
 )
-from playout.go.tables import DEFAULT_DATABASE, Table, load_table
+from playout.go.tables import DEFAULT_DATABASE, Table, default_prior_table, load_table
 from playout.stats import wilson_interval
 
 
 #: :meth:`Player.settled`'s ownership margin for the pass that answers a pass (issue 18)
 SETTLE_MARGIN = 0.3
+
+#: After the opponent's pass, in a settled position (:meth:`Player.settled`), a search whose
+#: chosen move and root both win less often than this passes too: the game is lost whatever
+#: is played, and playing on (with resigning off) only puts stones into the opponent's area.
+LOST_RATE = 0.02
 
 
 def final_choice(ranked: list) -> tuple[int, float, float]:
@@ -237,7 +244,7 @@ class Player:
         transpositions: merge positions reached by different move orders (module docstring).
         settle_margin: answer the opponent's pass with a pass without searching only when
             :meth:`settled` with this margin (None: whenever the game as it stands is won,
-            the behaviour before issue 18).
+            the behaviour before issue 18, and no pass in a lost game: :data:`LOST_RATE`).
         tactics: tactical tree priors (captures, atari escapes, big self-ataris:
             :func:`playout.go.tactics.tactical_rate`); 0 = off, 2 = with ladders read.
         reply: percent of playout moves that answer an atari of the previous move first
@@ -259,9 +266,11 @@ class Player:
             (``FPU`` = 1.1: every such child is tried before any visited one).
         prior_n: virtual AMAF visits carrying each child's pattern prior (``PRIOR_N`` = 20;
             the priors' weight against real statistics).
-        prior_table: a second compiled table (:func:`playout.go.tables.load_table`) whose values
-            give the tree's priors, e.g. the MM-tuned ``mc_tuned_v1`` (better move prediction)
-            beside the playout table ``table``; None: ``table``'s own values.
+        prior_table: the compiled table (:func:`playout.go.tables.load_table`) whose values
+            give the tree's priors beside the playout table ``table``.  None (the default):
+            the MM-tuned ``mc_tuned_v1`` (:func:`playout.go.tables.default_prior_table`; better
+            move prediction, and it won the matches of issue 18); ``table`` itself: the
+            playout table's own values (the engine before session 21).
     """
 
     def __init__(self, table: Table | None = None, playouts: int | None = 10000,
@@ -273,7 +282,7 @@ class Player:
                  fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2,
                  prior_table: Table | None = None):
         self.table = table or load_table(DEFAULT_DATABASE)
-        self.prior_table = prior_table
+        self.prior_table = default_prior_table() if prior_table is None else prior_table
         self.playouts = playouts
         self.seconds = seconds
         self.threads = max(1, int(threads))
@@ -492,8 +501,9 @@ class Player:
         if b.to_move != color:
             b.to_move = color
         sec, n = self.budget(b, color)
+        answering_pass = b.last_move == PASS and bool(b.moves)
         # pass when settled: the opponent passed and the game as it stands is ours
-        if b.last_move == PASS and b.moves:
+        if answering_pass:
             t0 = time.time()
             quick = sec is not None and sec < 2.0
             s = self.final_score(b, playouts=300 if quick else 2000)
@@ -509,11 +519,15 @@ class Player:
         if (self.resign > 0 and info.playouts >= self.min_resign_playouts
                 and info.winrate < self.resign and info.root_winrate < self.resign):
             info.move = -1
+        elif (answering_pass and self.settle_margin is not None and info.move != PASS
+              and info.winrate < LOST_RATE and info.root_winrate < LOST_RATE
+              and self.settled(b, self.settle_margin, 300 if sec is not None and sec < 2.0 else 2000)):
+            info.move = PASS  # lost and settled: end the game as GNU Go would
         return info
 
     def _prior_args(self) -> tuple:
         """``search``'s ``P, own_prior``: always an array, so numba compiles one specialisation."""
-        if self.prior_table is None:
+        if self.prior_table is self.table:
             return self.table.T, False
         return self.prior_table.T, True
 

@@ -11,6 +11,9 @@ the colour array directly and White's is ``SWAP[index]``.  A compiled database
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -151,6 +154,20 @@ _TABLES: dict[str, Table] = {}
 #: built-ins at equal playouts (round robin at 1,000 playouts a move: 15/20 against
 #: mc_mogo_classic, 18/20 against mc_uniform; ``benchmarks/go_vs_gnugo.py --round-robin``).
 DEFAULT_DATABASE = "mc_montegnu_classic"
+
+#: The database whose values give the tree's priors by default (:class:`playout.go.player.Player`
+#: ``prior_table``): ``data/mc_tuned_v1.db``, values fitted by minorization-maximization
+#: (``playout go tune-patterns``) to GNU Go 3.8 level-10 self-play moves; the playouts keep
+#: :data:`DEFAULT_DATABASE`'s.  Issue 18's matches (``data/go/match-tunedprior/``,
+#: ``data/go/screens/``): 116/184 against the playout table's own priors in self-play at 2,000
+#: and 5,000 playouts a move, 133.5/200 against GNU Go level 10 at 5,000 playouts (own priors
+#: 122.5 on the same seeds).
+PRIOR_DATABASE_FILE = str(Path(str(resources.files("playout.go") / "data" / "mc_tuned_v1.db")))
+
+
+def default_prior_table() -> Table:
+    """The compiled :data:`PRIOR_DATABASE_FILE` (cached, as :func:`load_table`)."""
+    return load_table(path=PRIOR_DATABASE_FILE)
 
 
 def load_table(name: str | None = None, path: str | None = None) -> Table:
