@@ -240,3 +240,10 @@ def test_jobs_play_the_same_games_as_one_at_a_time(tmp_path, fake):
     again = play_match(fake, crashy, 7, par, log=lambda *_: None, timeout=10, referee=fake,
                        jobs=3)
     assert again == s3 and len(par.read_text().splitlines()) == 7
+
+
+def test_more_jobs_than_cores_is_warned(tmp_path, fake):
+    jobs = (os.cpu_count() or 1) + 1
+    r, out, recs = _match(tmp_path, fake, fake, "--timeout", "10", "--jobs", str(jobs))
+    assert r.returncode == 0, r.stderr
+    assert f"warning: --jobs {jobs} on {jobs - 1} cores" in r.stderr and len(recs) == 2

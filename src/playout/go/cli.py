@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 
@@ -293,6 +294,10 @@ def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout
     na = names.split(",")
     if len(na) != 2:
         raise UserError("--names needs two names separated by a comma")
+    cores = os.cpu_count() or 1
+    if jobs > cores:
+        click.echo(f"warning: --jobs {jobs} on {cores} cores: games share cores, so engines "
+                   f"limited by time play weaker than alone", err=True)
     try:
         s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]),
                        log=click.echo, transcript_path=transcript, timeout=timeout,
