@@ -193,3 +193,46 @@ def test_candidate_groups_are_stored_and_rebuilt_for_older_shards(tmp_path):
         if "group" in r:
             tags.setdefault(r["group"], []).append(key)
     assert sorted(len(v) for v in tags.values()) == sorted(len(g) for g in groups.values())
+
+
+RO = dict(explore=0.05, per_game=2, seed=4, games_per_shard=1, candidates=2, rollout=36,
+          truncate=5)
+
+
+def test_rollout_label_of_a_race_is_the_databases_value():
+    """Variance reduction with an exact evaluator telescopes each trial to the root's value: a
+    bear-off position's rollout label (side to act's view, cut after 2 half-moves) is the
+    bear-off database's own value, and still within 0.005 of it when cut after 11 (the
+    one-sided database plays for fewest rolls, the rollout's 1-ply player for the win)."""
+    ev = NeuralNet()
+    b = np.zeros(26, dtype=np.int8)
+    b[1:7] = [2, 2, 3, 1, 0, 2]
+    b[19:25] = [-3, -2, 0, -1, -2, -2]
+    want = ev.evaluate(b[None])[0]
+    assert 0.80 < want[0] < 0.84  # the side to act, a roll ahead, wins ~82%
+    p2 = L.rollout_labels(ev, b[None], np.array([-1]), trials=36, truncate=2, seed=2, shard=0)
+    np.testing.assert_allclose(p2[0], want, atol=1e-5)
+    p11 = L.rollout_labels(ev, b[None], np.array([-1]), trials=36, truncate=11, seed=1, shard=0)
+    np.testing.assert_allclose(p11[0], want, atol=5e-3)
+
+
+def test_rollout_folders_are_deterministic_and_refuse_other_trials(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    L.generate(a, games=2, progress=False, **RO)
+    L.generate(b, games=2, workers=2, progress=False, **RO)
+    ra, rb = _read(a), _read(b)
+    assert ra.keys() == rb.keys() == {"shard-00000.npz", "shard-00001.npz"}
+    for k in ra:
+        np.testing.assert_array_equal(ra[k][1], rb[k][1])
+        meta = json.loads(ra[k][2])
+        assert meta["rollout"] == {"trials": 36, "truncate": 5, "luck": "ranked"}
+        assert meta["ply"] == 1
+        p = ra[k][1]
+        assert (p >= 0).all() and (p <= 1).all() and (p[:, 0] >= p[:, 1]).all()
+    rows = L.rows(a)
+    assert all(r["label"]["rollout"]["trials"] == 36 for r in rows.values())
+    assert sum("group" in r for r in rows.values()) >= 2  # candidate rows keep their groups
+    with pytest.raises(L.LookaheadError, match=r"rollout .*'trials': 36.*asked .*'trials': 72"):
+        L.generate(a, games=2, progress=False, **dict(RO, rollout=72))
+    with pytest.raises(ValueError, match="truncate"):
+        L.settings(rollout=36, truncate=0)

@@ -205,12 +205,18 @@ def bgsage_cmd(out, shared) -> None:
 @click.option("--candidates", type=click.IntRange(min=0), default=0, show_default=True,
               help="Also label the positions after the best K plays of one roll from each "
                    "sampled position (ranked at 1-ply).")
+@click.option("--rollout", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Label by truncated VR rollouts of this many trials instead of --ply "
+                   "(0: the n-ply value).")
+@click.option("--truncate", type=click.IntRange(min=1), default=11, show_default=True,
+              help="With --rollout: half-moves before the net's value ends a trial.")
 def lookahead_cmd(out, games, per_game, ply, explore, seed, games_per_shard, evaluator,
-                  workers, candidates) -> None:
-    """Label self-play positions by our own n-ply value into shards in OUT; rerun to resume.
+                  workers, candidates, rollout, truncate) -> None:
+    """Label self-play positions by our own n-ply value (or truncated rollouts) into shards
+    in OUT; rerun to resume.
 
-    ~15 ms a position at 3-ply on one core of the reference machine
-    (see playout.backgammon.lookahead for the positions and the file format).
+    ~15-27 ms a position at 3-ply on one core; a 144-trial rollout cut after 11 half-moves
+    ~0.19 s (see playout.backgammon.lookahead for the positions and the file format).
     """
     from . import lookahead as L
 
@@ -220,7 +226,8 @@ def lookahead_cmd(out, games, per_game, ply, explore, seed, games_per_shard, eva
     try:
         res = L.generate(out, games=games, workers=workers, evaluator=evaluator, ply=ply,
                          explore=explore, per_game=per_game, seed=seed,
-                         games_per_shard=games_per_shard, candidates=candidates)
+                         games_per_shard=games_per_shard, candidates=candidates,
+                         rollout=rollout, truncate=truncate)
     except (L.LookaheadError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(json.dumps(res))

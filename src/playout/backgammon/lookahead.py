@@ -25,6 +25,15 @@ decision weighs, as gnubg's move filters keep the best few for deeper search.  T
 like the others (game ``g``), after the sampled position; a board already in the shard is kept
 once.
 
+**Rollout labels** (``rollout`` = N > 0): each position is labelled instead by N trials of
+our own 1-ply rollout with variance reduction, cut after ``truncate`` half-moves
+(:func:`rollout_labels`; Open Sage's and gnubg's networks learn from rollouts).  Measured
+against bgsage's published rollouts of 100 of its cubeful-PR boards (session 22,
+``docs/results.md``): mean |equity error| of our 3-ply value 0.031 (0.026 CPU s a position),
+of truncated rollouts (11 half-moves) 0.027 / 0.023 / 0.020 with 144 / 432 / 1,296 trials
+(0.19 / 0.60 / 1.9 s); the rollouts' error is mostly noise that a fit averages out, the
+lookahead's is systematic and shared with the net it distils.
+
 **Files**: a folder of shards ``shard-00000.npz``, ``shard-00001.npz``, ... (``numpy.savez``,
 ``allow_pickle=False``), shard ``i`` holding games ``i * games_per_shard`` up to the next
 shard's first, with
@@ -32,11 +41,13 @@ shard's first, with
 * ``boards``: ``int8[n, 26]`` pre-roll board26 from the side on roll
   (:mod:`playout.backgammon.board`);
 * ``probs``: ``float32[n, 5]`` the side on roll's [win, win gammon, win backgammon, lose gammon,
-  lose backgammon] at ``ply`` (cumulative, sanitised as the evaluator outputs them);
+  lose backgammon] at ``ply`` or by the rollout (cumulative, sanitised as the evaluator
+  outputs them);
 * ``games``: ``int64[n]`` the game each board came from;
 * ``meta``: a JSON string -- ``kind`` ``"bg-lookahead"``, ``format``, ``engine``,
   ``weights_sha256`` (:func:`playout.backgammon.data.weights_sha256`), ``code_sha256``,
-  ``ply``, ``explore``, ``per_game``, ``seed``, ``games_per_shard``, ``shard``.
+  ``ply``, ``explore``, ``per_game``, ``seed``, ``games_per_shard``, ``shard`` (and
+  ``candidates``, ``rollout`` -- ``{"trials", "truncate", "luck"}`` -- when used).
 
 Each shard is written to a temporary name and renamed when complete, so a killed job loses at
 most the shards in flight; a rerun labels only the missing shards and refuses a folder made
@@ -67,14 +78,23 @@ class LookaheadError(DataError):
 
 
 def settings(*, evaluator: str = "net", ply: int = 3, explore: float = 0.05, per_game: int = 4,
-             seed: int = 1, games_per_shard: int = 100, candidates: int = 0) -> dict:
+             seed: int = 1, games_per_shard: int = 100, candidates: int = 0, rollout: int = 0,
+             truncate: int = 11) -> dict:
     """The meta fields every shard of one folder shares (see the module docstring).
 
-    ``candidates`` is recorded only when > 0, so folders made before it existed still match.
+    ``rollout`` > 0 labels by truncated rollouts of that many trials (:func:`rollout_labels`,
+    cut after ``truncate`` half-moves) instead of the ``ply`` lookahead (``ply`` is then
+    recorded as 1, the rollout player's).  ``candidates`` and ``rollout`` are recorded only when
+    > 0, so folders made before they existed still match.
     """
     from playout.backgammon.data import code_sha256, weights_sha256
 
-    if ply < 2:
+    if rollout < 0 or truncate < 1:
+        raise ValueError(f"rollout: {rollout} trials, truncate: {truncate} half-moves "
+                         "(trials >= 0, 0 = the n-ply label; truncate >= 1)")
+    if rollout:
+        ply = 1
+    elif ply < 2:
         raise ValueError(f"ply: {ply} (a lookahead label needs ply >= 2; 1-ply is the net itself)")
     if candidates < 0:
         raise ValueError(f"candidates: {candidates} (the number of best plays labelled, >= 0)")
@@ -85,6 +105,8 @@ def settings(*, evaluator: str = "net", ply: int = 3, explore: float = 0.05, per
            "seed": int(seed), "games_per_shard": int(games_per_shard)}
     if candidates:
         out["candidates"] = int(candidates)
+    if rollout:
+        out["rollout"] = {"trials": int(rollout), "truncate": int(truncate), "luck": "ranked"}
     return out
 
 
@@ -204,6 +226,43 @@ def label_boards(evaluator, boards, ply: int) -> np.ndarray:
     return out
 
 
+def rollout_labels(evaluator, boards, parents, *, trials: int, truncate: int, seed: int,
+                   shard: int) -> np.ndarray:
+    """``float64[n, 5]``: truncated rollouts of each pre-roll board (the side to act's view).
+
+    ``trials`` trials of 1-ply play with ranked-luck variance reduction
+    (:func:`playout.backgammon.rollout.rollout_trials`, :mod:`playout.backgammon.luck`), each
+    cut after ``truncate`` half-moves by the net's value (``evaluator``: our net).  The trials'
+    seed and first quasi-random trial come from ``(seed, shard, group)``, the group being the
+    row itself or, for a candidate play's row, its sampled position's (``parents``): the
+    candidates of one roll are rolled out with the same dice (common random numbers), so the
+    differences the ranking term learns carry less noise than the values.  The first trial is
+    drawn from 0..1295 because the first two rolls of trial ``t`` are the ``t``-th pair of the
+    36 x 36 grid (stratified only over whole grids): with fewer trials a fixed start would fix
+    the second roll, while a random start keeps every label unbiased.  Means are clipped to
+    [0, 1] and made consistent (:func:`playout.backgammon.net.sanitize`), as
+    :func:`playout.backgammon.rollout.rollout` reports them.
+    """
+    from playout.backgammon.luck import DEFAULT_KEEP
+    from playout.backgammon.net import sanitize
+    from playout.backgammon.rollout import rollout_trials
+
+    args = evaluator.kernel_args()
+    out = np.zeros((len(boards), 5))
+    tr = np.zeros((int(trials), 5))
+    for i, b in enumerate(boards):
+        group = int(parents[i]) if parents[i] >= 0 else i
+        rng = np.random.default_rng([int(seed), int(shard), group])
+        s = int(rng.integers(1, 2**31 - 1))
+        first = int(rng.integers(0, 1296))
+        rollout_trials(*args, np.ascontiguousarray(b, dtype=np.int8), first, int(trials), s,
+                       int(truncate), True, DEFAULT_KEEP, tr)
+        p = np.clip(tr.mean(axis=0), 0.0, 1.0)
+        sanitize(p)
+        out[i] = p
+    return out
+
+
 def _shard_path(folder: Path, i: int) -> Path:
     return folder / f"shard-{i:05d}.npz"
 
@@ -213,7 +272,13 @@ def make_shard(task: tuple) -> tuple[int, int, float]:
     folder, setup, i = task
     t0 = time.process_time()
     boards, games, parents = shard_positions(setup, i)
-    probs = label_boards(_evaluator(setup["evaluator"]), boards, setup["ply"])
+    ev = _evaluator(setup["evaluator"])
+    ro = setup.get("rollout")
+    if ro:
+        probs = rollout_labels(ev, boards, parents, trials=ro["trials"], truncate=ro["truncate"],
+                               seed=setup["seed"], shard=i)
+    else:
+        probs = label_boards(ev, boards, setup["ply"])
     path = _shard_path(Path(folder), i)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}.npz")
     extra = {"parents": parents} if setup.get("candidates") else {}
@@ -291,7 +356,12 @@ def generate(folder, *, games: int, workers: int = 1, progress: bool = True, **k
         from playout.backgammon.board import STARTING_BOARD
 
         # compile (or load from numba's cache) here once, before the workers fork
-        label_boards(_evaluator(setup["evaluator"]), STARTING_BOARD[None], 2)
+        ev = _evaluator(setup["evaluator"])
+        if setup.get("rollout"):
+            rollout_labels(ev, STARTING_BOARD[None], np.array([-1]), trials=1, truncate=2,
+                           seed=0, shard=0)
+        else:
+            label_boards(ev, STARTING_BOARD[None], 2)
         with mp.get_context("fork").Pool(workers) as pool:
             for k, res in enumerate(pool.imap_unordered(make_shard, tasks), 1):
                 report(k, res)
@@ -329,6 +399,8 @@ def rows(folder) -> dict[str, dict]:
         meta, boards, probs, parents = read_shard(p)
         label = {"engine": meta["engine"], "weights_sha256": meta["weights_sha256"],
                  "ply": meta["ply"], "seed": meta["seed"], "code_sha256": meta.get("code_sha256")}
+        if meta.get("rollout"):
+            label["rollout"] = meta["rollout"]
         for b, pr, par in zip(boards, probs, parents):
             key = board_key(b)
             if key not in out:
