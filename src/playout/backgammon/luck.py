@@ -94,9 +94,13 @@ from playout.jitcache import flush_stale_caches, siblings
 
 #: most plays kept per roll for the exact evaluation
 MAX_KEEP = 8
-#: plays kept per roll by default: measured over six positions (1,296 trials each), keeping
-#: 1 to 4 gives 2.2-2.4x the equal-precision throughput of evaluating every play; 3 keeps the
-#: per-trial standard deviation within ~6% of gnubg's scheme
+#: plays kept per roll by default.  With net_td80 (session 5, six positions x 1,296 trials)
+#: keeping 1 to 4 gave 2.2-2.4x the equal-precision throughput of evaluating every play, and 3
+#: kept the per-trial standard deviation within ~6% of gnubg's scheme.  The later networks
+#: (their blockade and timing inputs are outside the ranking score) rank worse: with
+#: net_cand128_g16 from the opening (2,592 full-length trials, session 22) the per-trial sd is
+#: 0.371 with 3 kept, 0.315 with 6, 0.231 with every play, at 157 / 109 / 46 games/s: ranked
+#: luck is still ~1.3x the equal-precision throughput of full luck, no longer more.
 DEFAULT_KEEP = 3
 _WIN = 1e9  # score of a play that bears off the last checker
 
