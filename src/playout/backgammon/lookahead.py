@@ -28,11 +28,12 @@ once.
 **Rollout labels** (``rollout`` = N > 0): each position is labelled instead by N trials of
 our own 1-ply rollout with variance reduction, cut after ``truncate`` half-moves
 (:func:`rollout_labels`; Open Sage's and gnubg's networks learn from rollouts).  Measured
-against bgsage's published rollouts of 100 of its cubeful-PR boards (session 22,
-``docs/results.md``): mean |equity error| of our 3-ply value 0.031 (0.026 CPU s a position),
-of truncated rollouts (11 half-moves) 0.027 / 0.023 / 0.020 with 144 / 432 / 1,296 trials
-(0.19 / 0.60 / 1.9 s); the rollouts' error is mostly noise that a fit averages out, the
-lookahead's is systematic and shared with the net it distils.
+against bgsage's published rollouts of 100 of its cubeful-PR boards
+(``python benchmarks/bg_label_kinds.py``, net_cand128_g16, session 22): mean |equity error| of
+our 3-ply value 0.031 (mean signed error +0.004; 0.027 CPU s a position), of truncated
+rollouts (11 half-moves) 0.027 / 0.023 / 0.021 with 72 / 144 / 432 trials (signed -0.002 /
++0.000 / +0.002; 0.09 / 0.18 / 0.51 s).  The rollouts' error is mostly noise, which a fit over
+many positions averages out; the lookahead's is systematic, and shared with the net it distils.
 
 **Files**: a folder of shards ``shard-00000.npz``, ``shard-00001.npz``, ... (``numpy.savez``,
 ``allow_pickle=False``), shard ``i`` holding games ``i * games_per_shard`` up to the next
