@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from playout.go.board import Board, gtp_to_point
 from playout.go.player import Player, Tree
@@ -107,3 +108,29 @@ def test_gtp_prior_patterns_own_plays(tmp_path):
                        input="genmove b\nquit\n", capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert re.match(r"= ([A-HJ]\d|pass)\n", r.stdout), r.stdout
+
+
+def test_a_compiled_database_file_is_cached_on_disk(tmp_path, monkeypatch):
+    """The second load of a database file reads the cache entry instead of compiling (the
+    compiler is broken here to prove it); changed bytes make a new entry."""
+    from playout.go import pattern_compiler, tables
+
+    monkeypatch.setenv("PLAYOUT_CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "mc_small.db"
+    src.write_text(Path(builtin_path("mogo_classic")).read_text())
+    monkeypatch.setattr(tables, "_TABLES", {})
+    first = load_table(path=str(src))
+    entries = list((tmp_path / "cache" / "patterns").glob("*.npz"))
+    assert len(entries) == 1
+
+    def broken(_):
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(pattern_compiler, "load_patterns", broken)
+    monkeypatch.setattr(tables, "_TABLES", {})
+    again = load_table(path=str(src))
+    np.testing.assert_array_equal(again.T, first.T)
+    src.write_text(src.read_text() + "\n")  # new bytes: a new entry, so the compiler runs
+    monkeypatch.setattr(tables, "_TABLES", {})
+    with pytest.raises(AssertionError, match="compiled again"):
+        load_table(path=str(src))

@@ -55,6 +55,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from playout.cache import cache_dir  # bearoff.cache_dir, as before
 from playout.jitcache import flush_stale_caches, siblings
 
 N_POINTS = 6
@@ -284,16 +285,6 @@ def build() -> tuple[np.ndarray, np.ndarray]:
         if np.any(a[:, N_TURNS:] > 0):
             raise RuntimeError(f"bear-off database: {name} needs more than {N_TURNS} turns")
     return np.ascontiguousarray(p[:, :N_TURNS]), np.ascontiguousarray(g[:, :N_TURNS])
-
-
-def cache_dir() -> Path:
-    """Where :func:`database` keeps ``bearoff1.npz``: ``$PLAYOUT_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/playout``, else ``~/.cache/playout``."""
-    env = os.environ.get("PLAYOUT_CACHE_DIR")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "playout"
 
 
 def _load(path: Path):
