@@ -47,7 +47,6 @@ array :func:`database` returns (row ``i`` = ``P[i]`` then ``G[i]``).
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -55,7 +54,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from playout.cache import cache_dir  # bearoff.cache_dir, as before
+from playout.cache import cache_dir, write_atomic  # bearoff.cache_dir, as before
 from playout.jitcache import flush_stale_caches, siblings
 
 N_POINTS = 6
@@ -307,15 +306,7 @@ def _load(path: Path):
 
 
 def _save(path: Path, db) -> bool:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, version=np.int64(VERSION), db=db)
-        os.replace(tmp, path)  # atomic: concurrent first uses (worker processes) are safe
-        return True
-    except OSError:
-        return False
+    return write_atomic(path, lambda f: np.savez_compressed(f, version=np.int64(VERSION), db=db))
 
 
 _DB: np.ndarray | None = None

@@ -180,13 +180,15 @@ def _compiled_file(path: str, load_patterns) -> tuple[np.ndarray, np.ndarray]:
     compiler raises first); an unreadable cache entry is recompiled and replaced.
     """
     import hashlib
-    import os
 
-    from playout.cache import cache_dir
+    from playout.cache import cache_dir, write_atomic
     from playout.go import pattern_compiler
 
-    data = Path(path).read_bytes()
-    h = hashlib.sha256(data)
+    p = Path(path)
+    if not p.is_file():  # a folder or a missing file: the compiler's own one-line error
+        cp = load_patterns(path)
+        return cp.geometry, cp.values
+    h = hashlib.sha256(p.read_bytes())
     h.update(Path(pattern_compiler.__file__).read_bytes())
     entry = cache_dir() / "patterns" / f"{h.hexdigest()[:32]}.npz"
     try:
@@ -195,14 +197,7 @@ def _compiled_file(path: str, load_patterns) -> tuple[np.ndarray, np.ndarray]:
     except (OSError, KeyError, ValueError, EOFError):
         pass
     cp = load_patterns(path)
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        tmp = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            np.savez(f, geometry=cp.geometry, values=cp.values)
-        os.replace(tmp, entry)  # atomic: engines started together are safe
-    except OSError:
-        pass  # a read-only cache folder: compile each time
+    write_atomic(entry, lambda f: np.savez(f, geometry=cp.geometry, values=cp.values))
     return cp.geometry, cp.values
 
 
