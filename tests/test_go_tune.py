@@ -292,6 +292,81 @@ def test_selfplay_resumes_and_skips_finished_games(tmp_path, fake_engine):
     assert not list(out.glob(".*.tmp"))
 
 
+def test_random_opening_is_seeded_and_off_the_first_line():
+    a = selfplay.random_opening(9, 3, 400007)
+    assert a == selfplay.random_opening(9, 3, 400007)
+    assert a != selfplay.random_opening(9, 3, 400008)
+    assert [m.split()[0] for m in a] == ["b", "w", "b"]
+    vertices = [m.split()[1] for m in a]
+    assert len(set(vertices)) == 3
+    assert all(v[0] in "BCDEFGH" and 2 <= int(v[1:]) <= 8 for v in vertices)
+    openings = {selfplay.random_opening(9, 3, k) for k in range(2000)}
+    assert len(openings) > 1950  # 49*48*47 ordered triples: few repeats
+    with pytest.raises(ValueError, match="does not fit off the first line of a 5x5"):
+        selfplay.random_opening(5, 10, 0)
+
+
+def test_selfplay_random_opening_is_the_records_setup(tmp_path, fake_engine):
+    from playout.go.board import BLACK, COLOR, WHITE, gtp_to_point
+    from playout.go.sgf import read_game
+
+    out = tmp_path / "games"
+    r = selfplay.generate(out, 2, level=1, seed=4, log=lambda s: None, opening=3,
+                          referee=fake_engine["referee"])
+    assert [Path(f).name for f in r["files"]] == [f"gnugo-l1-o3-9x9-s4-{i:05d}.sgf"
+                                                  for i in range(2)]
+    stones = selfplay.random_opening(9, 3, 400001)
+    g = read_game(r["files"][1], rules="simple-ko")
+    colours = g.setup.S[COLOR]
+    for m in stones:
+        colour, vertex = m.split()
+        assert colours[gtp_to_point(vertex, 9)] == (BLACK if colour == "b" else WHITE)
+    assert int((colours == BLACK).sum()) == 2 and int((colours == WHITE).sum()) == 1
+    # the engines' moves alone are moves, White first (PL[W]); the fake engine passes
+    assert g.board.moves == [(WHITE, PASS), (BLACK, PASS)]
+    text = Path(r["files"][1]).read_text()
+    assert "random opening (setup stones): " + ", ".join(stones) in text
+    assert r["moves_per_game"] == 2.0
+    assert tune._selfplay_commands("G", r["files"]) == [
+        "playout go selfplay G --games 2 --size 9 --level 1 --seed 4 --random-opening 3"]
+
+
+def test_duplicate_games_are_left_out_of_training_and_held_out(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    for i in range(12, 20):
+        _random_game(games / f"g-{i:03d}.sgf", i)
+    # g-016 is held out; a copy under a training name must not leak it into training
+    (games / "g-100.sgf").write_bytes((games / "g-016.sgf").read_bytes())
+    (games / "g-101.sgf").write_bytes((games / "g-013.sgf").read_bytes())
+    assert not selfplay.is_held_out("g-100") and not selfplay.is_held_out("g-101")
+    kept, dropped = tune.distinct_games(sorted(games.glob("*.sgf")))
+    assert dropped == 2 and [f.name for f in kept] == [f"g-{i:03d}.sgf" for i in range(12, 20)]
+    r = tune.tune(games, tmp_path / "t.db", command="test")
+    assert (r["train_games"], r["held_out_games"], r["duplicate_games"]) == (6, 2, 2)
+    assert "(2 duplicate games left out" in (tmp_path / "t.db").read_text()
+
+
+@needs_gnugo
+def test_gnugo_reads_a_random_opening_record(tmp_path):
+    """GNU Go 3.8 loads a record with a random opening: the setup stones, then the moves."""
+    from playout.go.gtp_client import GtpClient
+
+    r = selfplay.generate(tmp_path / "g", 1, level=0, seed=9, log=lambda s: None, opening=3)
+    path = r["files"][0]
+    stones = selfplay.random_opening(9, 3, 900000)
+    e = GtpClient(f"{GNUGO} --mode gtp --chinese-rules")
+    try:
+        e.send(f"loadsgf {path} 1")  # the position before the first move
+        black = set(e.send("list_stones black").split())
+        white = set(e.send("list_stones white").split())
+    finally:
+        e.close()
+    assert black == {m.split()[1] for m in stones if m[0] == "b"}
+    assert white == {m.split()[1] for m in stones if m[0] == "w"}
+    assert r["moves_per_game"] > 10
+
+
 def test_selfplay_hung_engine_is_a_one_line_error(tmp_path, fake_engine):
     fake_engine["m"] = "hang"
     with pytest.raises(selfplay.SelfplayError) as e:

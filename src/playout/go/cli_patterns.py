@@ -138,15 +138,20 @@ def patterns(source: str, stats: bool, show_rules: bool, verify: bool, as_json: 
               help="Collection seed: game i's engines get seeds 2k+1, 2k+2 (k = seed*100000+i).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0,
               show_default=True, help="Seconds an engine may take per GTP answer.")
-def selfplay(out_dir, games, size, komi, engine, level, playouts, seed, timeout):
+@click.option("--random-opening", "opening", type=click.IntRange(0, 20), default=0,
+              show_default=True, metavar="STONES",
+              help="Start each game from this many seeded random stones off the first line "
+                   "(the record's setup; the engines' moves follow): distinct games from an "
+                   "engine that barely varies.")
+def selfplay(out_dir, games, size, komi, engine, level, playouts, seed, timeout, opening):
     """Write GAMES self-play game records to OUT_DIR (one SGF per game, resumable: existing
     files are skipped; a held-out tenth by a hash of the file name).  Engines run niced."""
     from playout.go.selfplay import SelfplayError, generate, is_held_out
 
     try:
         r = generate(out_dir, games, size, komi, level, engine, seed, playouts, timeout,
-                     log=click.echo)
-    except SelfplayError as exc:
+                     log=click.echo, opening=opening)
+    except (SelfplayError, ValueError) as exc:
         raise _BadInput(str(exc)) from None
     except OSError as exc:
         raise _BadInput(f"{out_dir}: {exc.strerror or exc}") from None

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sgfmill import sgf
 
-from playout.go.board import BLACK, WHITE, gtp_to_point
+from playout.go.board import BLACK, PASS, WHITE, gtp_to_point
 from playout.go.crosscheck import crosscheck_gnugo
 from playout.go.gtp_client import DEFAULT_TIMEOUT_S, GNUGO, GtpClient, GtpError
 from playout.go.sgf import move_value
@@ -143,16 +143,33 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
 
 def game_sgf(size: int, komi: float, moves: list[str], result: str | None,
              black: str, white: str, seconds: list | None = None, played: date | None = None,
-             comment: str = "") -> bytes:
+             comment: str = "", setup: list[str] | tuple[str, ...] = ()) -> bytes:
     """SGF FF[4] record of a match game: ``PB``/``PW`` (``black``/``white``), ``KM``, ``SZ``,
     ``DT`` (``played``, today by default, ISO), ``RE`` (``result`` as GTP ``final_score``
     gives it, ``B+3.0`` / ``W+Resign``; ``0`` a draw; ``Void`` when ``result`` is None: an
     unfinished game), ``GC`` (``comment``), and the ``moves`` (``"b D4"``, as
     :func:`play_game` lists them; passes ``B[]``), each node with ``C[time 1.234 s]`` from
     ``seconds`` (the seconds of its ``genmove``).  A move that is no vertex of the board
-    ends the record there, noted in ``GC``.  Property values: https://www.red-bean.com/sgf/."""
+    ends the record there, noted in ``GC``.  ``setup``: stones (``"b E5"``, as ``moves``; no
+    capture among them) written as the root's ``AB``/``AW``, with ``PL`` the colour of the
+    first move, so that a reader learns from ``moves`` alone (a random opening).
+    Raises ``ValueError`` for a setup stone off the board or on another.
+    Property values: https://www.red-bean.com/sgf/."""
     game = sgf.Sgf_game(size=size)
     root = game.get_root()
+    if setup:
+        stones: dict[str, set] = {"b": set(), "w": set()}
+        for m in setup:
+            colour, vertex = m.lower().split()
+            p = gtp_to_point(vertex, size)
+            if p == PASS or any(p in v for v in stones.values()):
+                raise ValueError(f"setup stone {m!r}: not an empty vertex of the board")
+            stones[colour[0]].add(p)
+        for prop, colour in (("AB", "b"), ("AW", "w")):
+            if stones[colour]:
+                root.set_raw_list(prop, [move_value(p, size) for p in sorted(stones[colour])])
+        if moves:
+            root.set("PL", moves[0].split()[0][0].lower())
     root.set("AP", ("playout", "0.1"))
     root.set("KM", float(komi))
     root.set("PB", black)

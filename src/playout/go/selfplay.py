@@ -6,7 +6,12 @@ and writes each as ``OUT_DIR/NAME.sgf``:
 
 * ``NAME`` is ``{engine tag}-{size}x{size}-s{seed}-{index:05d}``, e.g.
   ``gnugo-l10-9x9-s1-00007``; the engine tag is ``gnugo-l{level}`` (GNU Go 3.8 at
-  ``--level``) or ``ours-p{playouts}`` (``playout gtp --playouts``).
+  ``--level``) or ``ours-p{playouts}`` (``playout gtp --playouts``), followed by ``-o{K}``
+  for a collection with a random opening of ``K`` stones (``gnugo-l10-o3-9x9-s1-00007``).
+* A random opening (:func:`random_opening`) makes the games differ: GNU Go 3.8 at level 10
+  barely uses its ``--seed`` (of 1,600 games from the empty board, 509 were distinct).  Its
+  stones are the record's root setup (``AB``/``AW``, ``PL``), so that only the engines' moves
+  are moves.
 * Game ``index`` of collection ``seed`` gives Black the engine seed ``2 * k + 1`` and White
   ``2 * k + 2`` with ``k = seed * 100000 + index`` (GNU Go's ``--seed``; ours ``--seed``), so a
   game is a function of (engine, level or playouts, size, komi, seed, index).
@@ -54,6 +59,24 @@ class GameSpec:
     white_cmd: str
     black_seed: int
     white_seed: int
+    opening: tuple[str, ...] = ()
+
+
+def random_opening(size: int, stones: int, k: int) -> tuple[str, ...]:
+    """``stones`` moves (``"b E5"``, colours alternating from Black) on distinct points off the
+    first line, uniform (numpy ``default_rng(k)``; ``k`` as in the module docstring).  Raises
+    ``ValueError`` when the board has fewer such points."""
+    import numpy as np
+
+    from playout.go.board import COLUMNS
+
+    inner = [(c, r) for r in range(2, size) for c in range(1, size - 1)]
+    if stones > len(inner):
+        raise ValueError(f"a random opening of {stones} stones does not fit off the first line "
+                         f"of a {size}x{size} board")
+    pick = np.random.default_rng(k).choice(len(inner), size=stones, replace=False)
+    return tuple(f"{'bw'[i % 2]} {COLUMNS[inner[j][0]]}{inner[j][1]}"
+                 for i, j in enumerate(pick.tolist()))
 
 
 def _nice() -> list[str]:
@@ -81,22 +104,27 @@ def engine_command(engine: str, seed: int, size: int, komi: float, level: int = 
     return shlex.join(_nice() + argv)
 
 
-def engine_tag(engine: str, level: int, playouts: int) -> str:
-    """``gnugo-l10`` / ``ours-p2000``: the engine part of a game's file name."""
-    return f"gnugo-l{level}" if engine == "gnugo" else f"ours-p{playouts}"
+def engine_tag(engine: str, level: int, playouts: int, opening: int = 0) -> str:
+    """``gnugo-l10`` / ``ours-p2000`` (/ ``gnugo-l10-o3`` with a random opening of 3 stones):
+    the engine part of a game's file name."""
+    tag = f"gnugo-l{level}" if engine == "gnugo" else f"ours-p{playouts}"
+    return f"{tag}-o{opening}" if opening else tag
 
 
 def game_specs(games: int, size: int = 9, komi: float = 7.0, level: int = 10,
-               engine: str = "gnugo", seed: int = 1, playouts: int = 2000) -> list[GameSpec]:
-    """The ``games`` games of a collection (see the module docstring for names and seeds)."""
-    tag = engine_tag(engine, level, playouts)
+               engine: str = "gnugo", seed: int = 1, playouts: int = 2000,
+               opening: int = 0) -> list[GameSpec]:
+    """The ``games`` games of a collection (see the module docstring for names and seeds);
+    ``opening``: stones of each game's :func:`random_opening` (0: the empty board)."""
+    tag = engine_tag(engine, level, playouts, opening)
     specs = []
     for i in range(games):
         k = seed * 100000 + i
         bs, ws = 2 * k + 1, 2 * k + 2
         specs.append(GameSpec(i, f"{tag}-{size}x{size}-s{seed}-{i:05d}",
                               engine_command(engine, bs, size, komi, level, playouts),
-                              engine_command(engine, ws, size, komi, level, playouts), bs, ws))
+                              engine_command(engine, ws, size, komi, level, playouts), bs, ws,
+                              random_opening(size, opening, k) if opening else ()))
     return specs
 
 
@@ -142,8 +170,10 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 def generate(out_dir: str | Path, games: int, size: int = 9, komi: float = 7.0, level: int = 10,
              engine: str = "gnugo", seed: int = 1, playouts: int = 2000,
-             timeout: float = 120.0, log=print, referee: str | None = None) -> dict:
+             timeout: float = 120.0, log=print, referee: str | None = None,
+             opening: int = 0) -> dict:
     """Play the missing games of a collection into ``out_dir`` (created); see the module doc.
+    ``opening``: stones of each game's :func:`random_opening` (0: from the empty board).
 
     ``timeout``: seconds an engine may take per GTP answer; ``referee``: the GTP command that
     scores a game ending in two passes (default GNU Go, Chinese rules).  Returns ``{"played": n,
@@ -155,7 +185,7 @@ def generate(out_dir: str | Path, games: int, size: int = 9, komi: float = 7.0, 
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    specs = game_specs(games, size, komi, level, engine, seed, playouts)
+    specs = game_specs(games, size, komi, level, engine, seed, playouts, opening)
     played, skipped, secs, cpus, nmoves = 0, 0, [], [], []
     for spec in specs:
         path = out / f"{spec.name}.sgf"
@@ -166,29 +196,32 @@ def generate(out_dir: str | Path, games: int, size: int = 9, komi: float = 7.0, 
         cpu0 = _children_cpu()
         try:
             r = play_game(spec.black_cmd, spec.white_cmd, size, komi, timeout=timeout,
-                          names=("black", "white"), referee=referee)
+                          names=("black", "white"), referee=referee, opening=spec.opening)
         except GtpError as exc:
             raise SelfplayError(f"game {spec.name}: {exc} (not written; a rerun plays it "
                                 "again)") from None
         wall = time.monotonic() - t0
         cpu = _children_cpu() - cpu0
-        tag = engine_tag(engine, level, playouts)
+        tag = engine_tag(engine, level, playouts, opening)
+        moves, seconds = r["moves"][len(spec.opening):], r["seconds"][len(spec.opening):]
         label = f"GNU Go level {level}" if engine == "gnugo" else f"playout {playouts} playouts"
         comment = "\n".join([
             f"selfplay {tag} size {size} komi {komi} collection seed {seed} game {spec.index}",
             f"Black: {spec.black_cmd}", f"White: {spec.white_cmd}",
             f"programs: {r['programs'][0]} / {r['programs'][1]}",
-            f"wall time {wall:.1f} s, engines' CPU {cpu:.1f} s, {len(r['moves'])} moves",
+            *([f"random opening (setup stones): {', '.join(spec.opening)}"] if spec.opening
+              else []),
+            f"wall time {wall:.1f} s, engines' CPU {cpu:.1f} s, {len(moves)} moves",
         ])
-        data = game_sgf(size, komi, r["moves"], r["result"],
+        data = game_sgf(size, komi, moves, r["result"],
                         f"{label} seed {spec.black_seed}", f"{label} seed {spec.white_seed}",
-                        r["seconds"], comment=comment)
+                        seconds, comment=comment, setup=spec.opening)
         _write_atomic(path, data)
         played += 1
         secs.append(wall)
         cpus.append(cpu)
-        nmoves.append(len(r["moves"]))
-        log(f"{spec.name}: {r['result']} in {len(r['moves'])} moves, {wall:.1f} s")
+        nmoves.append(len(moves))
+        log(f"{spec.name}: {r['result']} in {len(moves)} moves, {wall:.1f} s")
     return {
         "played": played, "skipped": skipped,
         "files": [str(out / f"{s.name}.sgf") for s in specs],

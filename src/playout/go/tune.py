@@ -225,6 +225,27 @@ def extract_positions(files: Sequence[str | Path]) -> Positions:
                      len(files), skipped)
 
 
+def distinct_games(files: Sequence[str | Path]) -> tuple[list[Path], int]:
+    """The first file (in the order given) of each distinct game among ``files`` -- same board
+    size, setup stones and moves -- and the number of duplicates left out.  An engine that
+    barely varies (GNU Go 3.8 at level 10 from the empty board) repeats whole games; a copy
+    would count twice in training, or leak into the held-out games.
+
+    Raises :class:`playout.go.sgf.SgfError` (one line naming the file) for a bad record."""
+    from playout.go.board import COLOR
+    from playout.go.sgf import read_game
+
+    seen: set = set()
+    kept = []
+    for f in files:
+        g = read_game(f, rules="simple-ko")
+        key = (g.setup.size, g.setup.S[COLOR].tobytes(), tuple(g.board.moves))
+        if key not in seen:
+            seen.add(key)
+            kept.append(Path(f))
+    return kept, len(files) - len(kept)
+
+
 # ------------------------------------------------------------------------------ features
 def _code_fields(code):
     code = np.asarray(code, np.int64)
@@ -514,15 +535,18 @@ def _selfplay_commands(games_dir, files) -> list[str]:
 
     top: dict[tuple, int] = {}
     for f in files:
-        m = re.fullmatch(r"(gnugo-l(\d+)|ours-p(\d+))-(\d+)x\d+-s(\d+)-(\d+)", Path(f).stem)
+        m = re.fullmatch(r"(gnugo-l(\d+)|ours-p(\d+))(?:-o(\d+))?-(\d+)x\d+-s(\d+)-(\d+)",
+                         Path(f).stem)
         if m:
-            key = (m.group(2), m.group(3), m.group(4), m.group(5))
-            top[key] = max(top.get(key, 0), int(m.group(6)) + 1)
+            key = (m.group(2), m.group(3), m.group(4), m.group(5), m.group(6))
+            top[key] = max(top.get(key, 0), int(m.group(7)) + 1)
     out = []
-    for (level, playouts, size, seed), n in sorted(top.items(), key=lambda kv: str(kv[0])):
+    for (level, playouts, opening, size, seed), n in sorted(top.items(),
+                                                            key=lambda kv: str(kv[0])):
         engine = f"--level {level}" if level else f"--engine ours --playouts {playouts}"
+        extra = f" --random-opening {opening}" if opening else ""
         out.append(f"playout go selfplay {games_dir} --games {n} --size {size} {engine} "
-                   f"--seed {seed}")
+                   f"--seed {seed}{extra}")
     return out
 
 
@@ -540,8 +564,14 @@ def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
     from playout.go.selfplay import split_files
 
     train_files, held_files = split_files(games_dir)
+    all_files = sorted(train_files + held_files)
+    kept, duplicates = distinct_games(all_files)
+    kept_set = set(kept)
+    train_files = [f for f in train_files if f in kept_set]
+    held_files = [f for f in held_files if f in kept_set]
     say = log or (lambda s: None)
-    say(f"reading {len(train_files)} training and {len(held_files)} held-out games")
+    say(f"reading {len(train_files)} training and {len(held_files)} held-out games "
+        f"({duplicates} duplicate games left out)")
     train = extract_positions(train_files)
     held = extract_positions(held_files)
     say(f"{train.n_positions} training positions, {held.n_positions} held-out; fitting")
@@ -549,8 +579,8 @@ def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
     if exponent != 1.0:
         model = model.power(exponent)
     base_db = load_patterns(base) if base else None
-    seeds = sorted({f.name.rsplit("-", 1)[0] for f in train_files + held_files})
-    made = _selfplay_commands(games_dir, train_files + held_files)
+    seeds = sorted({f.name.rsplit("-", 1)[0] for f in all_files})
+    made = _selfplay_commands(games_dir, all_files)
     cmd = command or shlex.join(["playout", *sys.argv[1:]])
     header = [
         f"{Path(out).name} -- pattern values learned by playout go tune-patterns",
@@ -559,6 +589,7 @@ def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
         "of move patterns in the game of Go', 2007) on the moves chosen in game records:",
         f"  games: {len(train_files)} training + {len(held_files)} held out (SHA-256 of the",
         "  file name = 0 mod 10) in " + Path(games_dir).name + f"; collections {', '.join(seeds)}",
+        f"  ({duplicates} duplicate games left out: same setup and moves as one kept)",
         f"  positions: {train.n_positions} (each: the move played vs all legal moves)",
         f"  MM sweeps: {model.sweeps}, log-likelihood per move {model.loglik:.4f}",
         f"  command: {cmd}",
@@ -571,6 +602,7 @@ def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
     n_rules = write_database(model, out, header, base_db)
     tuned = load_patterns(out)
     report = {"train_games": len(train_files), "held_out_games": len(held_files),
+              "duplicate_games": duplicates,
               "train_positions": train.n_positions, "held_out_positions": held.n_positions,
               "skipped_moves": train.skipped + held.skipped, "mm_sweeps": model.sweeps,
               "train_loglik": round(model.loglik, 4), "rules": n_rules,
