@@ -342,8 +342,12 @@ def test_duplicate_games_are_left_out_of_training_and_held_out(tmp_path):
     assert not selfplay.is_held_out("g-100") and not selfplay.is_held_out("g-101")
     kept, dropped = tune.distinct_games(sorted(games.glob("*.sgf")))
     assert dropped == 2 and [f.name for f in kept] == [f"g-{i:03d}.sgf" for i in range(12, 20)]
-    r = tune.tune(games, tmp_path / "t.db", command="test")
+    r = tune.tune(games, tmp_path / "t.db", command="test", compare=[TUNED_V1])
     assert (r["train_games"], r["held_out_games"], r["duplicate_games"]) == (6, 2, 2)
+    held = tune.extract_positions([games / "g-016.sgf", games / "g-018.sgf"])
+    assert r["held_out_positions"] == held.n_positions
+    assert r["prediction"]["mc_tuned_v1.db"] == tune.prediction(load_patterns(TUNED_V1).values,
+                                                                 held)
     assert "(2 duplicate games left out" in (tmp_path / "t.db").read_text()
 
 

@@ -175,7 +175,10 @@ def selfplay(out_dir, games, size, komi, engine, level, playouts, seed, timeout,
 @click.option("--exponent", type=click.FloatRange(0, 1, min_open=True), default=1.0,
               show_default=True,
               help="Write gamma^EXPONENT (< 1 flattens the playouts; same move ranking).")
-def tune_patterns(games_dir, out, base, iterations, cv, exponent):
+@click.option("--compare", "compare", multiple=True, metavar="FILE",
+              help="Also report the held-out prediction of this database (a previous tuning, "
+                   "say); repeatable.")
+def tune_patterns(games_dir, out, base, iterations, cv, exponent, compare):
     """Learn pattern values from the game records in GAMES_DIR (Coulom's MM on the moves
     played), write them as a GNU Go mc_*.db file, and print the move-prediction rates on the
     held-out games for it and the built-in databases (JSON)."""
@@ -184,7 +187,7 @@ def tune_patterns(games_dir, out, base, iterations, cv, exponent):
 
     try:
         r = tune(games_dir, out, base, iterations, log=lambda s: click.echo(s, err=True), cv=cv,
-                 exponent=exponent)
+                 exponent=exponent, compare=compare)
     except OSError as exc:
         raise _BadInput(f"{exc.filename or out}: {exc.strerror or exc}") from None
     except (SgfError, PatternError, ValueError) as exc:

@@ -552,11 +552,11 @@ def _selfplay_commands(games_dir, files) -> list[str]:
 
 def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
          iterations: int = 300, command: str | None = None, log=None, cv: int = 0,
-         exponent: float = 1.0) -> dict:
+         exponent: float = 1.0, compare: Sequence[str | Path] = ()) -> dict:
     """Train on the training games of ``games_dir`` (:func:`playout.go.selfplay.split_files`),
     write the database ``out`` and return a report: games and positions, MM sweeps, rules, and
     :func:`prediction` on the held-out games for the tuned database and the three built-ins
-    (and ``base`` if it is a file); with ``cv`` >= 2 also :func:`cross_validate` over all the
+    (and ``base`` if it is a file, and each database of ``compare``); with ``cv`` >= 2 also :func:`cross_validate` over all the
     games in ``cv`` folds (``"cross_validation"``).  ``exponent``: the gammas written are
     raised to it (:meth:`Model.power`).  Raises ``ValueError`` (one line) for a missing folder,
     :class:`playout.go.sgf.SgfError` for a bad record."""
@@ -612,6 +612,8 @@ def tune(games_dir: str | Path, out: str | Path, base: str | None = None,
         report["prediction"][f"mc_{name}"] = prediction(load_patterns(name).values, held)
     if base and Path(base).is_file():
         report["prediction"][Path(base).name] = prediction(base_db.values, held)
+    for other in compare:
+        report["prediction"][Path(other).name] = prediction(load_patterns(other).values, held)
     if cv >= 2:
         say(f"{cv}-fold cross-validation")
         report["cross_validation"] = cross_validate(sorted(train_files + held_files), cv,
