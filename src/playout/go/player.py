@@ -1,6 +1,6 @@
 """The Go player: UCT/RAVE search (:mod:`playout.go.search`) with time management and tree reuse.
 
-:class:`Player` runs the compiled search for a time or playout budget (root-parallel threads),
+:class:`Player` runs the compiled search for a time or playout budget (threads share one tree, or root-parallel trees),
 keeps the tree between moves (after our move and the opponent's reply the matching grandchild
 becomes the root), scores finished games and finds dead stones from playout ownership.
 
@@ -60,6 +60,10 @@ from playout.go.search import (
 from playout.go.tables import DEFAULT_DATABASE, Table, default_prior_table, load_table
 from playout.stats import wilson_interval
 
+
+#: tree parallelisation's virtual loss: visits without wins added to each edge a thread is
+#: walking, taken back at its backup (Chaslot et al. 2008; Fuego's default is one)
+VIRTUAL_LOSS = 1.0
 
 #: :meth:`Player.settled`'s ownership margin for the pass that answers a pass (issue 18)
 SETTLE_MARGIN = 0.3
@@ -235,8 +239,14 @@ class Player:
         table: compiled pattern table (:func:`playout.go.tables.load_table`).
         playouts: simulations per move (ignored when ``seconds`` or a clock is set).
         seconds: thinking time per move.
-        threads: independent trees searched in parallel threads (root parallelisation:
-            visits and wins of root children are summed).
+        threads: search threads.
+        parallel: how ``threads`` > 1 share the work: ``"tree"`` (the default) -- every thread
+            walks one shared tree, each expanding into its own block of records, with a
+            virtual loss (:data:`VIRTUAL_LOSS`) on the edges it is walking (tree
+            parallelisation: :func:`playout.go.search.search`; transpositions are off, as the
+            table is not shared safely); ``"root"`` -- independent trees whose root children's
+            visits and wins are summed (root parallelisation; issue 4 found two trees of half
+            the depth no stronger than one).
         resign: resign when the chosen move's win rate and the root's are both below this
             (0 disables; module docstring).
         rave_k: RAVE equivalence parameter (0: plain UCT, AMAF statistics unused).
@@ -280,12 +290,15 @@ class Player:
                  settle_margin: float | None = SETTLE_MARGIN, tactics: int = 0,
                  reply: int = 0, lgrf: int = 0, twolib: int = 0, uct_c: float = UCT_C,
                  fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2,
-                 prior_table: Table | None = None):
+                 prior_table: Table | None = None, parallel: str = "tree"):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.prior_table = default_prior_table() if prior_table is None else prior_table
         self.playouts = playouts
         self.seconds = seconds
         self.threads = max(1, int(threads))
+        if parallel not in ("tree", "root"):
+            raise ValueError(f"parallel must be 'tree' or 'root', not {parallel!r}")
+        self.parallel = parallel
         self.resign = resign
         self.seed = seed
         self.expand_after = expand_after
@@ -310,8 +323,14 @@ class Player:
         self.fpu = float(fpu)
         self.prior_n = float(prior_n)
         self.reuse = reuse
-        self.capacity = capacity or 1_500_000 // self.threads
-        self.trees = [Tree(self.capacity) for _ in range(self.threads)]
+        shared = self.parallel == "tree" and self.threads > 1
+        self.capacity = capacity or (1_500_000 * self.threads if shared else 1_500_000 // self.threads)
+        self.trees = [Tree(self.capacity) for _ in range(1 if shared else self.threads)]
+        # tree parallelisation: each thread's allocation meta (a tm whose T_NEXT points into
+        # its own block of records) and the block ends
+        self._tms = np.zeros((self.threads, 4), np.int64)
+        self._ends = [(i + 1) * self.capacity // self.threads for i in range(self.threads)]
+        self._starts = [max(1, i * self.capacity // self.threads) for i in range(self.threads)]
         self.min_resign_playouts = 2000
         self.owner = None
         self.owner_n = 0
@@ -343,6 +362,19 @@ class Player:
         return self.seconds, (None if self.seconds else self.playouts)
 
     # -- search ---------------------------------------------------------------------------------
+    @property
+    def shared_tree(self) -> bool:
+        """Whether the threads search one tree (``parallel="tree"`` with ``threads`` > 1)."""
+        return self.parallel == "tree" and self.threads > 1
+
+    def _roomy(self, tree: Tree) -> bool:
+        """Whether the tree has room left to be kept for the next search (< 60 % used; with a
+        shared tree, in every thread's block)."""
+        if not self.shared_tree:
+            return tree.tm[T_NEXT] < 0.6 * tree.NI.shape[1]
+        return all(self._tms[i, T_NEXT] - a < 0.6 * (b - a)
+                   for i, (a, b) in enumerate(zip(self._starts, self._ends)))
+
     def _prepare(self, board: Board) -> None:
         moves = [p for _, p in board.moves]
         for tree in self.trees:
@@ -350,10 +382,10 @@ class Player:
             if self.reuse and tree.moves is not None and moves[: len(tree.moves)] == tree.moves:
                 extra = moves[len(tree.moves):]
                 expected = tree.to_move if len(extra) % 2 == 0 else 3 - tree.to_move
-                ok = (board.to_move == expected and tree.descend(extra)
-                      and tree.tm[T_NEXT] < 0.6 * tree.NI.shape[1])
+                ok = board.to_move == expected and tree.descend(extra) and self._roomy(tree)
             if not ok:
                 tree.reset()
+                self._tms[:, T_NEXT] = self._starts
             tree.moves = list(moves)
             tree.to_move = board.to_move
 
@@ -376,8 +408,9 @@ class Player:
         situational = board.rules.superko == SITUATIONAL
         size = board.S.shape[1]
         self.owner = np.zeros(size, np.int64)
-        owners = [np.zeros(size, np.int64) for _ in self.trees]
-        replies = [lgrf_table(size) for _ in self.trees]  # LGRF: fresh for every search
+        nthreads = self.threads
+        owners = [np.zeros(size, np.int64) for _ in range(nthreads)]
+        replies = [lgrf_table(size) for _ in range(nthreads)]  # LGRF: fresh for every search
         max_moves = int(board.meta[M_MOVES]) + 3 * board.size * board.size + 100
         komi = float(board.komi)
         t0 = time.time()
@@ -385,7 +418,8 @@ class Player:
             playouts = 1000
         deadline = t0 + seconds if seconds else None
         target = playouts if playouts else None
-        done = [0] * len(self.trees)
+        done = [0] * nthreads
+        shared = self.shared_tree
         chunk = 256 if board.size <= 9 else 64
         c = board.to_move
         self._root_values = state.S[VAL + c - 1].astype(np.float64)
@@ -395,23 +429,28 @@ class Player:
             return Snapshot(self.candidates(board), sum(done), time.time() - t0, own)
 
         def work(i: int) -> None:
-            tree = self.trees[i]
+            tree = self.trees[0 if shared else i]
+            tm, cap_end, vloss = tree.tm, -1, 0.0
+            if shared:
+                tm, cap_end, vloss = self._tms[i], self._ends[i], VIRTUAL_LOSS
+                tm[T_ROOT] = tree.tm[T_ROOT]
             next_report = t0 + interval
             while True:
                 if stop is not None and stop():
                     break
                 if deadline is not None and time.time() >= deadline:
                     break
-                if target is not None and done[i] >= -(-target // len(self.trees)):
+                if target is not None and done[i] >= -(-target // nthreads):
                     break
-                n = chunk if target is None else min(chunk, -(-target // len(self.trees)) - done[i])
+                n = chunk if target is None else min(chunk, -(-target // nthreads) - done[i])
                 self._calls += 1
-                got = search(tree.NI, tree.NF, tree.tm, tree.HT, state.S, state.B.copy(),
+                got = search(tree.NI, tree.NF, tm, tree.HT, state.S, state.B.copy(),
                              self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,
                              (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
-                             self.rave_k, self.transpositions, situational, self.tactics,
-                             self.reply, self.lgrf, replies[i], self.twolib, self.uct_c,
-                             self.fpu, self.prior_n, self.twolib_escape, *self._prior_args())
+                             self.rave_k, self.transpositions and not shared, situational,
+                             self.tactics, self.reply, self.lgrf, replies[i], self.twolib,
+                             self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
+                             *self._prior_args(), cap_end, vloss)
                 done[i] += got
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
@@ -419,14 +458,16 @@ class Player:
                     report(snapshot())
                     next_report = max(next_report + interval, time.time())
 
-        if len(self.trees) == 1:
+        if nthreads == 1:
             work(0)
         else:
-            ts = [threading.Thread(target=work, args=(i,)) for i in range(len(self.trees))]
+            ts = [threading.Thread(target=work, args=(i,)) for i in range(nthreads)]
             for t in ts:
                 t.start()
             for t in ts:
                 t.join()
+        if shared:
+            self.trees[0].tm[T_NEXT] = int(self._tms[:, T_NEXT].max())
         elapsed = time.time() - t0
         for o in owners:
             self.owner += o
@@ -545,7 +586,7 @@ class Player:
                    10**9, self.seed, float(RAVE_K), True, False, self.tactics,
                    self.reply, self.lgrf, lgrf_table(board.S.shape[1]), self.twolib,
                    self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
-                   *self._prior_args())  # every argument, as genmove passes them: numba compiles one
+                   *self._prior_args(), -1, 0.0)  # every argument, as genmove passes them: numba compiles one
             # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)

@@ -140,6 +140,8 @@ def black_result(score):
 def _select(NI, NF, node, rave_k, uct_c, fpu):
     first = NI[FIRST, node]
     nch = NI[NCH, node]
+    if first < 0:  # another search thread is expanding the node (tree parallelisation)
+        return -1
     parent_n = NF[NVISITS, node]
     lg = math.log(parent_n + 1.0)
     best = -1
@@ -320,7 +322,7 @@ def _position_hash(S):
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
            rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0, lgrf=0,
            LG=None, twolib=0, uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N, twolib_escape=2, P=None,
-           own_prior=False):
+           own_prior=False, cap_end=-1, vloss=0.0):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
@@ -343,11 +345,23 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     exploration constant, first-play urgency and virtual AMAF visits of the priors (the module's
     ``UCT_C``, ``FPU``, ``PRIOR_N`` by default; see the module docstring).  ``P`` with
     ``own_prior``: a second compiled table whose values give the tree's priors
-    (:func:`_expand`); the playouts keep ``T``.  Returns simulations done.
+    (:func:`_expand`); the playouts keep ``T``.
+
+    Tree parallelisation (several threads calling this on the same node arrays at once; the
+    kernels release the GIL): each thread passes its own ``tm`` (a copy whose ``T_NEXT`` points
+    into the thread's own block of records, ending before ``cap_end``; -1: the arrays' end), so
+    expansions never share records, and a ``vloss`` > 0: a *virtual loss* of that many visits
+    without wins is added to every edge on the way down and taken back at the backup, so that
+    threads walking at once spread over different lines (Chaslot, Winands & van den Herik 2008,
+    "Parallel Monte-Carlo Tree Search"; lock-free as in Enzenberger & Müller 2009, "A lock-free
+    multithreaded Monte-Carlo tree search algorithm": a statistic updated by two threads at once
+    may lose one update, and a node expanded by two at once keeps one block of children, the
+    other's simulations through the lost block being discarded).  Transpositions must be off:
+    the table is not shared safely.  Returns simulations done.
     """
     if seed >= 0:
         np.random.seed(seed)
-    cap = NI.shape[1]
+    cap = NI.shape[1] if cap_end < 0 else cap_end
     S = S0.copy()
     size = S.shape[1]
     N = S[META, M_N]
@@ -426,6 +440,8 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
                     NI[BANNED, ch] = 1
                     ok = False
                     break
+            if vloss > 0:
+                NF[VISITS, ch] += vloss
             depth += 1
             path[depth] = ch
             pown[depth] = NI[LINK, ch]
@@ -435,6 +451,8 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
             if S[META, M_PASSES] >= 2:
                 break
         if not ok:
+            for d in range(1, depth + 1):
+                NF[VISITS, path[d]] -= vloss
             continue
         # two passes in the tree end the game there, but the referee (GNU Go's final_score)
         # removes dead stones first: play on with a playout, which captures what is dead,
@@ -484,7 +502,7 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
         for d in range(depth, -1, -1):
             nd = path[d]
             pos = pown[d]
-            NF[VISITS, nd] += 1.0
+            NF[VISITS, nd] += 1.0 if d == 0 else 1.0 - vloss
             if d > 0:
                 NF[WINS, nd] += bw if NI[MOVER, nd] == BLACK else 1.0 - bw
             first = -1
