@@ -428,12 +428,28 @@ class Player:
             own = sum(owners) / max(1, sum(done))
             return Snapshot(self.candidates(board), sum(done), time.time() - t0, own)
 
-        def work(i: int) -> None:
+        tree0 = self.trees[0]
+        if shared:
+            self._tms[:, T_ROOT] = tree0.tm[T_ROOT]
+
+        def one(i: int, n: int) -> int:
+            """Thread ``i``'s next ``n`` simulations (in its own tree, or the shared one)."""
             tree = self.trees[0 if shared else i]
             tm, cap_end, vloss = tree.tm, -1, 0.0
             if shared:
                 tm, cap_end, vloss = self._tms[i], self._ends[i], VIRTUAL_LOSS
-                tm[T_ROOT] = tree.tm[T_ROOT]
+            self._calls += 1
+            got = search(tree.NI, tree.NF, tm, tree.HT, state.S, state.B.copy(),
+                         self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,
+                         (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
+                         self.rave_k, self.transpositions and not shared, situational,
+                         self.tactics, self.reply, self.lgrf, replies[i], self.twolib,
+                         self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
+                         *self._prior_args(), cap_end, vloss)
+            done[i] += got
+            return got
+
+        def work(i: int) -> None:
             next_report = t0 + interval
             while True:
                 if stop is not None and stop():
@@ -443,15 +459,7 @@ class Player:
                 if target is not None and done[i] >= -(-target // nthreads):
                     break
                 n = chunk if target is None else min(chunk, -(-target // nthreads) - done[i])
-                self._calls += 1
-                got = search(tree.NI, tree.NF, tm, tree.HT, state.S, state.B.copy(),
-                             self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,
-                             (self.seed * 1_000_003 + self._calls * 7919 + i) % (2**31),
-                             self.rave_k, self.transpositions and not shared, situational,
-                             self.tactics, self.reply, self.lgrf, replies[i], self.twolib,
-                             self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
-                             *self._prior_args(), cap_end, vloss)
-                done[i] += got
+                got = one(i, n)
                 if got == 0:  # every simulation hit a superko ban: nothing left to learn
                     break
                 if i == 0 and report is not None and interval > 0 and time.time() >= next_report:
@@ -461,6 +469,15 @@ class Player:
         if nthreads == 1:
             work(0)
         else:
+            if shared:
+                # expand the root before the threads start: two threads expanding it at once
+                # each keep searching their own block of its children for a while (a node
+                # expanded twice keeps one block), which lost a fifth of 6,000 simulations
+                while tree0.NI[FIRST, tree0.position(tree0.root)] < 0 and not (
+                        deadline is not None and time.time() >= deadline):
+                    got = one(0, self.expand_after + 1)
+                    if got == 0:
+                        break
             ts = [threading.Thread(target=work, args=(i,)) for i in range(nthreads)]
             for t in ts:
                 t.start()

@@ -149,7 +149,7 @@ def _select(NI, NF, node, rave_k, uct_c, fpu):
     for ch in range(first, first + nch):
         if NI[BANNED, ch] != 0:
             continue
-        n = NF[VISITS, ch]
+        n = max(NF[VISITS, ch], 0.0)  # threads' lost updates can leave a virtual loss below 0
         an = NF[AVISITS, ch]
         if n == 0.0 and (an == 0.0 or rave_k <= 0):
             v = fpu
@@ -395,7 +395,9 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
                     pown[depth] = -1  # back up this edge only, not the position again
                     break
             elif NI[FIRST, node] < 0:
-                if NF[VISITS, node] >= expand_after and S[META, M_PASSES] < 2 and depth < 1000:
+                # this walk's own virtual loss on the node is not a visit yet
+                seen_n = NF[VISITS, node] - (vloss if depth > 0 else 0.0)
+                if seen_n >= expand_after and S[META, M_PASSES] < 2 and depth < 1000:
                     key = 0
                     other = -1
                     if transpositions:
