@@ -67,7 +67,7 @@ def test_a_thread_expands_only_into_its_own_block():
 
 def test_two_threads_search_one_tree():
     b = _board()
-    p = Player(playouts=6000, threads=2, seed=3)
+    p = Player(playouts=6000, threads=2, parallel="tree", seed=3)
     assert p.shared_tree and len(p.trees) == 1
     info = p.genmove(b)
     assert info.playouts == 6000
@@ -86,7 +86,7 @@ def test_two_threads_search_one_tree():
 
 def test_shared_tree_is_kept_between_moves():
     b = _board()
-    p = Player(playouts=3000, threads=2, seed=4)
+    p = Player(playouts=3000, threads=2, parallel="tree", seed=4)
     info = p.genmove(b)
     tree = p.trees[0]
     pos = tree.position(tree.root)
@@ -104,6 +104,8 @@ def test_parallel_mode_is_checked():
     with pytest.raises(ValueError, match="parallel must be 'tree' or 'root'"):
         Player(playouts=10, parallel="leaf")
     r = CliRunner().invoke(main, ["gtp", "--threads", "2", "--parallel", "leaf"], input="quit\n")
-    assert r.exit_code == 2 and "'leaf' is not one of 'tree', 'root'" in r.output
-    root = Player(playouts=10, threads=2, parallel="root")
+    assert r.exit_code == 2 and "'leaf' is not one of 'root', 'tree'" in r.output
+    root = Player(playouts=10, threads=2)  # root parallelisation stays the default
     assert not root.shared_tree and len(root.trees) == 2
+    with pytest.raises(ValueError, match="virtual_loss must be"):
+        Player(playouts=10, threads=2, parallel="tree", virtual_loss=-1)

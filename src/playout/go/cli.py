@@ -72,10 +72,12 @@ def engine_options(f):
                      help="Thinking time per move; not with --playouts."),
         click.option("--threads", type=click.IntRange(1, 64), default=1,
                      help="Search threads (see --parallel)."),
-        click.option("--parallel", type=click.Choice(["tree", "root"]), default="tree",
+        click.option("--parallel", type=click.Choice(["root", "tree"]), default="root",
                      show_default=True,
-                     help="How threads share the search: one tree with virtual loss (tree; "
-                          "transpositions off) or independent trees summed at the root (root)."),
+                     help="How threads share the search: independent trees summed at the root "
+                          "(root) or one tree with a virtual loss (tree; transpositions off)."),
+        click.option("--virtual-loss", type=click.FloatRange(0), default=1.0, show_default=True,
+                     help="--parallel tree: visits without wins on the edges a thread walks."),
         click.option("--seed", type=int, default=1, help="Random seed."),
         click.option("--lgrf", type=click.IntRange(0, 2), default=0, show_default=True,
                      help="Last-good-reply playouts with forgetting (Baier & Drake 2010): "
@@ -132,8 +134,8 @@ def go() -> None:
                    "--mc-patterns'.  [default: the package's data/mc_tuned_v1.db, MM-tuned]")
 @engine_options
 def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transpositions, warm_up, tactics, reply,
-        rules, prior_patterns, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel, seed, lgrf,
-        twolib, twolib_escape) -> None:
+        rules, prior_patterns, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel,
+        virtual_loss, seed, lgrf, twolib, twolib_escape) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from pathlib import Path
 
@@ -148,7 +150,8 @@ def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transposi
         is_file = Path(prior_patterns).suffix == ".db" or "/" in prior_patterns
         prior_table = _table(None if is_file else prior_patterns, prior_patterns if is_file else None)
     eng = GtpEngine(boardsize, komi, table, playouts=playouts,
-                    seconds=seconds, threads=threads, parallel=parallel, seed=seed, resign=resign, rave_k=rave_k,
+                    seconds=seconds, threads=threads, parallel=parallel, virtual_loss=virtual_loss,
+                    seed=seed, resign=resign, rave_k=rave_k,
                     transpositions=transpositions, rules=rules, tactics=tactics,
                     reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
                     prior_n=prior_n, twolib_escape=twolib_escape, prior_table=prior_table)
@@ -193,7 +196,7 @@ go.add_command(gtp)
 @click.option("--no-files", is_flag=True, help="Print only; write neither the SGF nor the graph.")
 @engine_options
 def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_patterns, playouts,
-            seconds, threads, parallel, seed, lgrf, twolib, twolib_escape):
+            seconds, threads, parallel, virtual_loss, seed, lgrf, twolib, twolib_escape):
     """Print the engine's choice and win rate before each move of SGF_FILE, the win rate of
     the move played and its loss; write the record annotated and a win-rate graph.
 
@@ -213,7 +216,8 @@ def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_pa
         game = read_game(sgf_file)
     except SgfError as exc:
         raise UserError(str(exc)) from None
-    pl = Player(table, playouts=playouts, seconds=seconds, threads=threads, parallel=parallel, seed=seed, resign=0,
+    pl = Player(table, playouts=playouts, seconds=seconds, threads=threads, parallel=parallel,
+                virtual_loss=virtual_loss, seed=seed, resign=0,
                 lgrf=lgrf, twolib=twolib, twolib_escape=twolib_escape)
     src = Path(sgf_file)
     sgf_out = sgf_out or str(src.with_name(src.stem + "-analysis.sgf"))

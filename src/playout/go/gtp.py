@@ -73,9 +73,10 @@ class GtpEngine:
                  tactics: int = 0, reply: int = 0, lgrf: int = 0, twolib: int = 0,
                  uct_c: float = UCT_C, fpu: float = FPU, prior_n: float = PRIOR_N,
                  twolib_escape: int = 2, prior_table: Table | None = None,
-                 parallel: str = "tree"):
+                 parallel: str = "root", virtual_loss: float | None = None):
         self.player = Player(table or load_table(DEFAULT_DATABASE), playouts=playouts,
-                             seconds=seconds, threads=threads, parallel=parallel, seed=seed,
+                             seconds=seconds, threads=threads, parallel=parallel,
+                             virtual_loss=virtual_loss, seed=seed,
                              resign=resign,
                              rave_k=rave_k, transpositions=transpositions, tactics=tactics,
                              reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,

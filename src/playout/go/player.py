@@ -240,13 +240,16 @@ class Player:
         playouts: simulations per move (ignored when ``seconds`` or a clock is set).
         seconds: thinking time per move.
         threads: search threads.
-        parallel: how ``threads`` > 1 share the work: ``"tree"`` (the default) -- every thread
-            walks one shared tree, each expanding into its own block of records, with a
-            virtual loss (:data:`VIRTUAL_LOSS`) on the edges it is walking (tree
-            parallelisation: :func:`playout.go.search.search`; transpositions are off, as the
-            table is not shared safely); ``"root"`` -- independent trees whose root children's
-            visits and wins are summed (root parallelisation; issue 4 found two trees of half
-            the depth no stronger than one).
+        parallel: how ``threads`` > 1 share the work: ``"root"`` (the default) -- independent
+            trees whose root children's visits and wins are summed (root parallelisation;
+            issue 4 found two trees of half the depth no stronger than one); ``"tree"`` --
+            every thread walks one shared tree, each expanding into its own block of records,
+            with a virtual loss on the edges it is walking (tree parallelisation:
+            :func:`playout.go.search.search`; transpositions are off, as the table is not
+            shared safely).  Two threads on one tree at 1 s a move, twice the simulations of
+            one thread, lost to one thread against GNU Go level 10 (docs/results.md, session 25).
+        virtual_loss: the tree parallelisation's virtual loss in visits (None:
+            :data:`VIRTUAL_LOSS`).
         resign: resign when the chosen move's win rate and the root's are both below this
             (0 disables; module docstring).
         rave_k: RAVE equivalence parameter (0: plain UCT, AMAF statistics unused).
@@ -290,7 +293,8 @@ class Player:
                  settle_margin: float | None = SETTLE_MARGIN, tactics: int = 0,
                  reply: int = 0, lgrf: int = 0, twolib: int = 0, uct_c: float = UCT_C,
                  fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2,
-                 prior_table: Table | None = None, parallel: str = "tree"):
+                 prior_table: Table | None = None, parallel: str = "root",
+                 virtual_loss: float | None = None):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.prior_table = default_prior_table() if prior_table is None else prior_table
         self.playouts = playouts
@@ -299,6 +303,9 @@ class Player:
         if parallel not in ("tree", "root"):
             raise ValueError(f"parallel must be 'tree' or 'root', not {parallel!r}")
         self.parallel = parallel
+        self.virtual_loss = VIRTUAL_LOSS if virtual_loss is None else float(virtual_loss)
+        if not (math.isfinite(self.virtual_loss) and self.virtual_loss >= 0):
+            raise ValueError(f"virtual_loss must be a finite number >= 0, not {virtual_loss}")
         self.resign = resign
         self.seed = seed
         self.expand_after = expand_after
@@ -437,7 +444,7 @@ class Player:
             tree = self.trees[0 if shared else i]
             tm, cap_end, vloss = tree.tm, -1, 0.0
             if shared:
-                tm, cap_end, vloss = self._tms[i], self._ends[i], VIRTUAL_LOSS
+                tm, cap_end, vloss = self._tms[i], self._ends[i], self.virtual_loss
             self._calls += 1
             got = search(tree.NI, tree.NF, tm, tree.HT, state.S, state.B.copy(),
                          self.table.T, n, komi, hist, owners[i], max_moves, self.expand_after,

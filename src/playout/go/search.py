@@ -53,6 +53,10 @@ Superko bans stay on the shared child edges: a child banned for repeating a posi
 path is banned for every path into its parent (the graph-history interaction; rare, and on the
 safe side -- it can only hide a move, never allow an illegal one).  With transpositions off
 (or before any link) the search is exactly the plain tree search.
+
+Threads (:class:`playout.go.player.Player` with ``threads`` > 1): several threads may run
+:func:`search` on the same node arrays at once (tree parallelisation with a virtual loss, no
+locks; see :func:`search`), or each on its own tree (root parallelisation).
 """
 
 from __future__ import annotations
