@@ -67,7 +67,7 @@ def test_a_thread_expands_only_into_its_own_block():
 
 def test_two_threads_search_one_tree():
     b = _board()
-    p = Player(playouts=6000, threads=2, parallel="tree", seed=3)
+    p = Player(playouts=6000, threads=2, parallel="tree", virtual_loss=1.0, seed=3)
     assert p.shared_tree and len(p.trees) == 1
     info = p.genmove(b)
     assert info.playouts == 6000

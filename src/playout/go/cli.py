@@ -76,7 +76,7 @@ def engine_options(f):
                      show_default=True,
                      help="How threads share the search: independent trees summed at the root "
                           "(root) or one tree with a virtual loss (tree; transpositions off)."),
-        click.option("--virtual-loss", type=click.FloatRange(0), default=1.0, show_default=True,
+        click.option("--virtual-loss", type=click.FloatRange(0), default=0.0, show_default=True,
                      help="--parallel tree: visits without wins on the edges a thread walks."),
         click.option("--seed", type=int, default=1, help="Random seed."),
         click.option("--lgrf", type=click.IntRange(0, 2), default=0, show_default=True,

@@ -62,8 +62,12 @@ from playout.stats import wilson_interval
 
 
 #: tree parallelisation's virtual loss: visits without wins added to each edge a thread is
-#: walking, taken back at its backup (Chaslot et al. 2008; Fuego's default is one)
-VIRTUAL_LOSS = 1.0
+#: walking, taken back at its backup (Chaslot et al. 2008).  0: at 1 s a move against GNU Go
+#: level 10 (66 games, the same seeds) one thread scored 57, two threads on one tree 45.5 with
+#: one virtual loss and 51.5 without (docs/results.md, session 25).  The search has no
+#: exploration term (``UCT_C`` = 0): a visit without a win turns its greedy choice away from
+#: the best line in young nodes
+VIRTUAL_LOSS = 0.0
 
 #: :meth:`Player.settled`'s ownership margin for the pass that answers a pass (issue 18)
 SETTLE_MARGIN = 0.3
@@ -247,7 +251,8 @@ class Player:
             with a virtual loss on the edges it is walking (tree parallelisation:
             :func:`playout.go.search.search`; transpositions are off, as the table is not
             shared safely).  Two threads on one tree at 1 s a move, twice the simulations of
-            one thread, lost to one thread against GNU Go level 10 (docs/results.md, session 25).
+            one thread, were no stronger than one thread against GNU Go level 10, and weaker
+            with a virtual loss of one (:data:`VIRTUAL_LOSS`; docs/results.md, session 25).
         virtual_loss: the tree parallelisation's virtual loss in visits (None:
             :data:`VIRTUAL_LOSS`).
         resign: resign when the chosen move's win rate and the root's are both below this
