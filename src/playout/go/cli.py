@@ -132,14 +132,20 @@ def go() -> None:
               help="Database whose values give the tree's priors (a built-in name or an mc_*.db "
                    "file; own: the playout database's own values); the playouts keep "
                    "--mc-patterns'.  [default: the package's data/mc_tuned_v1.db, MM-tuned]")
+@click.option("--time-use", type=click.Choice(["fixed", "adaptive"]), default="fixed",
+              show_default=True,
+              help="With --seconds or a GTP clock: fixed = every move its time; adaptive = stop "
+                   "once the choice is settled, run on (up to 3x, on the time saved) while it "
+                   "is not; --seconds is then the mean a move over the game.")
 @engine_options
 def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transpositions, warm_up, tactics, reply,
-        rules, prior_patterns, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel,
+        rules, prior_patterns, time_use, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel,
         virtual_loss, seed, lgrf, twolib, twolib_escape) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from pathlib import Path
 
     from playout.go.gtp import GtpEngine
+    from playout.go.timing import TimeUse
 
     playouts = _budget(playouts, seconds, 10000)
     table = _table(mc_patterns, mc_load_patterns)
@@ -154,7 +160,8 @@ def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transposi
                     seed=seed, resign=resign, rave_k=rave_k,
                     transpositions=transpositions, rules=rules, tactics=tactics,
                     reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
-                    prior_n=prior_n, twolib_escape=twolib_escape, prior_table=prior_table)
+                    prior_n=prior_n, twolib_escape=twolib_escape, prior_table=prior_table,
+                    time_use=TimeUse() if time_use == "adaptive" else None)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:

@@ -58,6 +58,7 @@ from playout.go.search import (
     search,
 )
 from playout.go.tables import DEFAULT_DATABASE, Table, default_prior_table, load_table
+from playout.go.timing import TimeUse
 from playout.stats import wilson_interval
 
 
@@ -289,6 +290,10 @@ class Player:
             the MM-tuned ``mc_tuned_v1`` (:func:`playout.go.tables.default_prior_table`; better
             move prediction, and it won the matches of issue 18); ``table`` itself: the
             playout table's own values (the engine before session 21).
+        time_use: adaptive time use (:class:`playout.go.timing.TimeUse`): with ``seconds``
+            (or a clock) a search stops early once its choice is settled and runs on, on the
+            time so saved, while it is not; ``seconds`` becomes the mean a move over a game.
+            None (the default): every move gets its budget.
     """
 
     def __init__(self, table: Table | None = None, playouts: int | None = 10000,
@@ -299,7 +304,7 @@ class Player:
                  reply: int = 0, lgrf: int = 0, twolib: int = 0, uct_c: float = UCT_C,
                  fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2,
                  prior_table: Table | None = None, parallel: str = "root",
-                 virtual_loss: float | None = None):
+                 virtual_loss: float | None = None, time_use: TimeUse | None = None):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.prior_table = default_prior_table() if prior_table is None else prior_table
         self.playouts = playouts
@@ -352,6 +357,8 @@ class Player:
         self.byo_time = 0.0
         self.byo_stones = 0
         self.time_left: dict[int, tuple[float, int]] = {}
+        self.time_use = time_use
+        self._time_moves = -1  # len(board.moves) at the last genmove: fewer = a new game
         self._calls = 0
 
     # -- time -----------------------------------------------------------------------------------
@@ -570,6 +577,7 @@ class Player:
         color = b.to_move if color is None else color
         if b.to_move != color:
             b.to_move = color
+        t_start = time.time()
         sec, n = self.budget(b, color)
         answering_pass = b.last_move == PASS and bool(b.moves)
         # pass when settled: the opponent passed and the game as it stands is ours
@@ -583,7 +591,12 @@ class Player:
                 return MoveInfo(PASS, 1.0, self.owner_n, time.time() - t0, [])
             if sec is not None:
                 sec = max(0.05, sec - (time.time() - t0))
-        info = self.analyze(b, sec, n, report=report, interval=interval)
+        if self.time_use is not None and sec is not None:
+            info = self._analyze_timed(b, color, sec, report, interval)
+        else:
+            info = self.analyze(b, sec, n, report=report, interval=interval)
+        if self.time_use is not None and self.seconds is not None and not self._clock(color):
+            self.time_use.settle(self.seconds, time.time() - t_start)
         # both rates: the chosen move's alone can rest on a dozen visits (19x19), and the
         # root's alone counts the exploration of bad moves; this can only delay a resignation
         if (self.resign > 0 and info.playouts >= self.min_resign_playouts
@@ -594,6 +607,45 @@ class Player:
               and self.settled(b, self.settle_margin, 300 if sec is not None and sec < 2.0 else 2000)):
             info.move = PASS  # lost and settled: end the game as GNU Go would
         return info
+
+    def _clock(self, color: int) -> bool:
+        """Whether a GTP clock (time_settings / time_left) sets ``color``'s budget."""
+        return color in self.time_left or self.main_time is not None
+
+    def _analyze_timed(self, board: Board, color: int, share: float,
+                       report: Callable[[Snapshot], None] | None, interval: float) -> MoveInfo:
+        """:meth:`analyze` under :attr:`time_use`: ``share`` seconds, stopped early or run
+        on by :meth:`playout.go.timing.TimeUse.should_stop`.  Without a clock the bank lends
+        the extra time; with one, at most a quarter of the time left."""
+        tu = self.time_use
+        if len(board.moves) < self._time_moves:
+            tu.reset()  # a new game
+        self._time_moves = len(board.moves)
+        if self._clock(color):
+            left = self.time_left.get(color, (self.main_time or 0.0, 0))[0]
+            hard = max(share, min(tu.extend * share, 0.25 * left))
+        else:
+            hard = tu.hard_limit(share)
+        t0 = time.time()
+        first: list[float] = []  # (time, root visits) at the first check: the rate's origin
+        last = [0.0]
+
+        def stop() -> bool:
+            now = time.time()
+            if now - last[0] < 0.02:  # check every 20 ms at most
+                return False
+            last[0] = now
+            ranked = self._root_stats()
+            total = sum(v for _, (v, _) in ranked)
+            if not first:
+                first.extend((now, total))
+                return False
+            dt = now - first[0]
+            rate = (total - first[1]) / dt if dt > 0 else 0.0
+            children = [(v, w / v if v else 0.0) for _, (v, w) in ranked]
+            return tu.should_stop(now - t0, share, hard, rate, children)
+
+        return self.analyze(board, hard, None, stop=stop, report=report, interval=interval)
 
     def _prior_args(self) -> tuple:
         """``search``'s ``P, own_prior``: always an array, so numba compiles one specialisation."""

@@ -1,0 +1,89 @@
+"""Adaptive time use for the Go player: stop a search whose choice is settled, run on when
+it is not, and keep the time saved for later moves.
+
+With a fixed time a move (``playout gtp --seconds S``) every move gets ``S``: the forced
+reply as much as the middle-game fight.  :class:`TimeUse` keeps ``S`` as the *mean* over the
+game and moves time between moves with the two rules Huang, Coulom and Lin measured for
+Erica ("Time Management for Monte-Carlo Tree Search Applied to the Game of Go", TAAI 2010):
+
+* **early stop**: before the move's share ``S`` is spent, stop as soon as the most-visited
+  root move cannot be overtaken in the time left at the current simulation rate (its lead in
+  visits exceeds the simulations still to come); the most-visited move is what is played
+  (:func:`playout.go.player.final_choice`), so the answer is the one the full search gives.
+* **unstable evaluation**: at ``S``, run on while the most-visited move is not the one with
+  the best win rate (among moves with at least :attr:`TimeUse.contender` of its visits), up
+  to ``extend * S``, and only while the *bank* of time saved by earlier moves covers it.
+
+The bank starts at 0 with every game and is capped (:attr:`TimeUse.bank_cap` moves' worth),
+so a game's mean time a move never exceeds ``S`` (beyond the overhead any search has).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class TimeUse:
+    """When a timed search stops (seconds; module docstring).
+
+    Attributes:
+        extend: a move may take up to ``extend`` times its share, bank permitting (>= 1).
+        min_share: fraction of the share every search runs before it may stop early.
+        contender: a move with at least this fraction of the most-visited move's visits whose
+            win rate is higher makes the choice unstable.
+        bank_cap: the bank holds at most this many shares.
+        bank: seconds saved so far in this game (:meth:`settle` adds to it, :meth:`reset`
+            empties it).
+    """
+
+    extend: float = 3.0
+    min_share: float = 0.2
+    contender: float = 0.1
+    bank_cap: float = 20.0
+    bank: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.extend >= 1.0:
+            raise ValueError(f"extend must be >= 1, not {self.extend}")
+        if not 0.0 <= self.min_share <= 1.0:
+            raise ValueError(f"min_share must be in [0, 1], not {self.min_share}")
+
+    def reset(self) -> None:
+        """A new game: the bank is empty."""
+        self.bank = 0.0
+
+    def hard_limit(self, share: float) -> float:
+        """Seconds this move may take at most: its share plus what the bank lends, up to
+        ``extend`` shares."""
+        return share + min(self.bank, (self.extend - 1.0) * share)
+
+    def settle(self, share: float, spent: float) -> None:
+        """Book a move that had ``share`` seconds and took ``spent``: the difference goes to
+        (or comes from) the bank, which stays within ``[0, bank_cap * share]``."""
+        self.bank = min(self.bank_cap * share, max(0.0, self.bank + share - spent))
+
+    def should_stop(self, elapsed: float, share: float, hard: float, rate: float,
+                    children: list[tuple[float, float]]) -> bool:
+        """Whether the search may stop now.
+
+        Args:
+            elapsed: seconds searched so far.
+            share: this move's share (seconds); ``hard``: its limit (:meth:`hard_limit`).
+            rate: simulations a second so far.
+            children: ``(visits, win rate)`` of the root's moves, most visits first.
+        """
+        if elapsed >= hard:
+            return True
+        if elapsed < self.min_share * share or not children:
+            return False
+        if len(children) == 1:
+            return True  # one legal move: nothing to choose
+        v1, v2 = children[0][0], children[1][0]
+        end = share if elapsed < share else hard
+        if v1 - v2 > rate * (end - elapsed):
+            return True  # the most-visited move stays so until the end
+        if elapsed < share:
+            return False
+        best = children[0][1]
+        return not any(r > best and v >= self.contender * v1 for v, r in children[1:])
