@@ -1,0 +1,97 @@
+"""Adaptive time use of the Go player (playout.go.timing): early stop, unstable evaluation, bank."""
+
+from __future__ import annotations
+
+import pytest
+
+from playout.go.board import Board, gtp_to_point
+from playout.go.player import Player
+from playout.go.timing import TimeUse
+
+
+def test_early_stop_only_when_the_lead_cannot_be_caught():
+    tu = TimeUse()
+    # 1,000 simulations a second, 0.5 s of a 1 s share left: 500 to come
+    assert tu.should_stop(0.5, 1.0, 1.0, 1000.0, [(900.0, 0.6), (300.0, 0.5)])  # lead 600
+    assert not tu.should_stop(0.5, 1.0, 1.0, 1000.0, [(700.0, 0.6), (300.0, 0.5)])  # lead 400
+    # never before min_share of the share, however large the lead
+    assert not tu.should_stop(0.1, 1.0, 1.0, 1000.0, [(5000.0, 0.6), (1.0, 0.5)])
+    # one legal move: nothing to choose (after min_share)
+    assert tu.should_stop(0.3, 1.0, 1.0, 1000.0, [(10.0, 0.5)])
+    assert tu.should_stop(1.0, 1.0, 1.0, 1000.0, [(10.0, 0.5), (9.0, 0.9)])  # the hard limit
+
+
+def test_unstable_choice_runs_on_past_the_share():
+    tu = TimeUse()
+    # past the share, up to a hard limit of 3 s: the second move has a better rate
+    unstable = [(1000.0, 0.50), (900.0, 0.52), (50.0, 0.9)]
+    assert not tu.should_stop(1.2, 1.0, 3.0, 1000.0, unstable)
+    # ... but not when it cannot catch up before the hard limit
+    assert tu.should_stop(2.95, 1.0, 3.0, 1000.0, unstable)
+    # a better rate on fewer than `contender` of the visits is noise: stable
+    assert tu.should_stop(1.2, 1.0, 3.0, 1000.0, [(1000.0, 0.50), (90.0, 0.7)])
+    assert tu.should_stop(1.2, 1.0, 3.0, 1000.0, [(1000.0, 0.55), (900.0, 0.52)])
+
+
+def test_the_bank_lends_what_earlier_moves_saved_and_stays_in_bounds():
+    tu = TimeUse(extend=3.0, bank_cap=4.0)
+    assert tu.hard_limit(1.0) == 1.0  # nothing saved yet
+    tu.settle(1.0, 0.4)
+    assert tu.bank == pytest.approx(0.6)
+    assert tu.hard_limit(1.0) == pytest.approx(1.6)
+    for _ in range(20):
+        tu.settle(1.0, 0.0)
+    assert tu.bank == 4.0 and tu.hard_limit(1.0) == 3.0  # capped: at most extend shares
+    tu.settle(1.0, 3.0)
+    assert tu.bank == 2.0
+    tu.settle(1.0, 9.0)  # an overrun (a slow machine) cannot make it negative
+    assert tu.bank == 0.0
+    tu.bank = 1.0
+    tu.reset()
+    assert tu.bank == 0.0
+    with pytest.raises(ValueError, match="extend"):
+        TimeUse(extend=0.5)
+
+
+def _capture_board() -> Board:
+    """5x5, Black to play: the white string D3-D4 has one liberty (D5); its capture wins."""
+    b = Board(5, 0.5)
+    for mv in ("C3", "D3", "C4", "D4", "D2", "A1", "E3", "A2", "E4", "B1"):
+        b.play(gtp_to_point(mv, 5))
+    return b
+
+
+def test_player_stops_early_on_a_settled_choice_and_books_the_saving():
+    b = _capture_board()
+    pl = Player(seconds=2.0, time_use=TimeUse(), seed=3)
+    info = pl.genmove(b)
+    assert info.move == gtp_to_point("D5", 5)
+    # the lead of D5 exceeds what the rest of the 2 s share could add near half-way (~1 s
+    # measured): stopped early, the rest banked
+    assert info.seconds < 1.6
+    assert 0.4 < pl.time_use.bank <= 2.0
+    bank = pl.time_use.bank
+    info = pl.genmove(b)  # the kept tree settles it sooner: more saved
+    assert info.move == gtp_to_point("D5", 5) and pl.time_use.bank > bank
+    # a position with fewer moves is a new game: the bank starts again from 0
+    pl.genmove(Board(5, 0.5))
+    assert pl._time_moves == 0 and pl.time_use.bank <= 2.0
+
+
+def test_without_time_use_the_share_is_spent():
+    pl = Player(seconds=0.3, seed=3)
+    info = pl.genmove(_capture_board())
+    assert info.seconds >= 0.29 and pl.time_use is None
+
+
+def test_gtp_time_use_option():
+    from click.testing import CliRunner
+
+    from playout.cli import main
+
+    r = CliRunner().invoke(main, ["gtp", "--boardsize", "5", "--seconds", "0.2", "--time-use",
+                                  "adaptive", "--no-warm-up"], input="genmove b\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("= ") and len(r.output.split()[1]) == 2  # a point such as C3
+    r = CliRunner().invoke(main, ["gtp", "--time-use", "sometimes"], input="quit\n")
+    assert r.exit_code == 2 and "'sometimes' is not one of 'fixed', 'adaptive'" in r.output
