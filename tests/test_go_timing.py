@@ -34,14 +34,15 @@ def test_unstable_choice_runs_on_past_the_share():
 
 
 def test_the_bank_lends_what_earlier_moves_saved_and_stays_in_bounds():
-    tu = TimeUse(extend=3.0, bank_cap=4.0)
-    assert tu.hard_limit(1.0) == 1.0  # nothing saved yet
-    tu.settle(1.0, 0.4)
-    assert tu.bank == pytest.approx(0.6)
-    assert tu.hard_limit(1.0) == pytest.approx(1.6)
+    tu = TimeUse(extend=3.0, bank_cap=4.0, spread=4.0)
+    assert tu.limits(1.0) == (1.0, 1.0)  # nothing saved yet
+    tu.settle(1.0, 0.2)
+    assert tu.bank == pytest.approx(0.8)
+    share, hard = tu.limits(1.0)  # a quarter of the bank added to the share, all of it lent
+    assert share == pytest.approx(1.2) and hard == pytest.approx(1.8)
     for _ in range(20):
         tu.settle(1.0, 0.0)
-    assert tu.bank == 4.0 and tu.hard_limit(1.0) == 3.0  # capped: at most extend shares
+    assert tu.bank == 4.0 and tu.limits(1.0) == (2.0, 3.0)  # capped: at most extend means
     tu.settle(1.0, 3.0)
     assert tu.bank == 2.0
     tu.settle(1.0, 9.0)  # an overrun (a slow machine) cannot make it negative
@@ -51,6 +52,24 @@ def test_the_bank_lends_what_earlier_moves_saved_and_stays_in_bounds():
     assert tu.bank == 0.0
     with pytest.raises(ValueError, match="extend"):
         TimeUse(extend=0.5)
+    with pytest.raises(ValueError, match="spread"):
+        TimeUse(spread=0.0)
+
+
+def test_a_game_never_takes_more_than_its_mean_a_move():
+    """Whatever each search takes within its limits, the bank keeps the total within
+    moves x mean."""
+    import random
+
+    rng = random.Random(4)
+    tu = TimeUse()
+    total = 0.0
+    for move in range(1, 200):
+        share, hard = tu.limits(1.0)
+        spent = rng.choice([0.2 * share, share, hard, rng.uniform(0.2, 1.0) * hard])
+        tu.settle(1.0, spent)
+        total += spent
+        assert total <= move * 1.0 + 1e-9
 
 
 def _capture_board() -> Board:
@@ -71,7 +90,7 @@ def test_player_stops_early_on_a_settled_choice_and_books_the_saving():
     assert info.seconds < 1.6
     assert 0.4 < pl.time_use.bank <= 2.0
     bank = pl.time_use.bank
-    info = pl.genmove(b)  # the kept tree settles it sooner: more saved
+    info = pl.genmove(b)  # the kept tree settles it sooner (in a longer share): more saved
     assert info.move == gtp_to_point("D5", 5) and pl.time_use.bank > bank
     # a position with fewer moves is a new game: the bank starts again from 0
     pl.genmove(Board(5, 0.5))

@@ -625,7 +625,7 @@ class Player:
             left = self.time_left.get(color, (self.main_time or 0.0, 0))[0]
             hard = max(share, min(tu.extend * share, 0.25 * left))
         else:
-            hard = tu.hard_limit(share)
+            share, hard = tu.limits(share)
         t0 = time.time()
         first: list[float] = []  # (time, root visits) at the first check: the rate's origin
         last = [0.0]
