@@ -247,3 +247,24 @@ def test_more_jobs_than_cores_is_warned(tmp_path, fake):
     r, out, recs = _match(tmp_path, fake, fake, "--timeout", "10", "--jobs", str(jobs))
     assert r.returncode == 0, r.stderr
     assert f"warning: --jobs {jobs} on {jobs - 1} cores" in r.stderr and len(recs) == 2
+
+
+def test_first_plays_the_rest_of_a_match_as_the_whole_match_would(tmp_path, fake):
+    """``first=4``: games 4-6 only, the same records (seeds and colours by game number) as
+    those games of the whole match; a crash in game 5 (B's seed 1006) voided in both."""
+    crashy = f"{fake} die 1006 {{seed}}"
+    whole, rest = tmp_path / "whole.jsonl", tmp_path / "rest.jsonl"
+    play_match(fake, crashy, 7, whole, log=lambda *_: None, timeout=10, referee=fake,
+               on_failure="void")
+    s = play_match(fake, crashy, 7, rest, log=lambda *_: None, timeout=10, referee=fake,
+                   on_failure="void", first=4)
+    rw = _strip(json.loads(x) for x in whole.read_text().splitlines())
+    rr = _strip(json.loads(x) for x in rest.read_text().splitlines())
+    assert [r["key"] for r in rr] == ["A-vs-B-9-7.0-4", "A-vs-B-9-7.0-5", "A-vs-B-9-7.0-6"]
+    assert rr == [dict(r, sgf=r["sgf"].replace("whole-sgf", "rest-sgf")) for r in rw[4:]]
+    assert "void" in rr[1] and s["games"] == 2 and s["a_wins"] == 0.0  # A is Black in 4 and 6
+
+
+def test_first_beyond_the_games_is_a_one_line_error(tmp_path, fake):
+    r, out, recs = _match(tmp_path, fake, fake, "--first", "2")
+    assert _one_line_error(r) == "Error: --first 2: must be below --games (2)" and recs == []

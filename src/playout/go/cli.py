@@ -301,14 +301,19 @@ def crosscheck(games, size, seed, rules, timeout):
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Games played at once, each with its own two engine processes: give each "
                    "a core (time-limited engines play weaker when they share one).")
+@click.option("--first", type=click.IntRange(0), default=0, show_default=True,
+              help="Play games FIRST..GAMES-1 only (the rest of a match begun elsewhere: a "
+                   "game's seeds and colours depend only on its number).")
 def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout, on_failure,
-          jobs):
+          jobs, first):
     """Play ENGINE_A vs ENGINE_B (GTP command lines), colours alternated."""
     from playout.go.match import GtpError, MatchFileError, play_match
 
     na = names.split(",")
     if len(na) != 2:
         raise UserError("--names needs two names separated by a comma")
+    if first >= games:
+        raise UserError(f"--first {first}: must be below --games ({games})")
     cores = os.cpu_count() or 1
     if jobs > cores:
         click.echo(f"warning: --jobs {jobs} on {cores} cores: games share cores, so engines "
@@ -316,7 +321,7 @@ def match(engine_a, engine_b, games, size, komi, out, names, transcript, timeout
     try:
         s = play_match(engine_a, engine_b, games, out, size, komi, names=(na[0], na[1]),
                        log=click.echo, transcript_path=transcript, timeout=timeout,
-                       on_failure=on_failure, jobs=jobs)
+                       on_failure=on_failure, jobs=jobs, first=first)
     except (GtpError, MatchFileError) as exc:
         raise UserError(str(exc)) from None
     click.echo(json.dumps(s))

@@ -243,8 +243,11 @@ MAX_FAILURES_IN_A_ROW = 3
 def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, size: int = 9,
                komi: float = 7.0, names: tuple[str, str] = ("A", "B"), log=print,
                transcript_path: str | Path | None = None, timeout: float | None = None,
-               referee: str | None = None, on_failure: str = "stop", jobs: int = 1) -> dict:
-    """``games`` games, A Black in even games; each result appended to ``out_path`` (JSONL).
+               referee: str | None = None, on_failure: str = "stop", jobs: int = 1,
+               first: int = 0) -> dict:
+    """Games ``first`` .. ``games - 1``, A Black in even games; each result appended to
+    ``out_path`` (JSONL).  ``first`` > 0 plays the rest of a match begun elsewhere (another
+    machine's file): a game's seeds and colours depend only on its number.
 
     A rerun reads ``out_path`` and plays only the missing games.  ``{seed}`` in an engine
     command is replaced by a per-game number (deterministic engines would repeat games).  Returns a summary with A's
@@ -278,9 +281,11 @@ def play_match(engine_a: str, engine_b: str, games: int, out_path: str | Path, s
         raise ValueError(f"on_failure: {on_failure!r} (stop or void)")
     if jobs < 1:
         raise ValueError(f"jobs: {jobs} (at least 1)")
+    if not 0 <= first < games:
+        raise ValueError(f"first: {first} (0 .. games - 1 = {games - 1})")
     out = Path(out_path)
     done = _read_match(out)
-    todo = [g for g in range(games) if f"{names[0]}-vs-{names[1]}-{size}-{komi}-{g}" not in done]
+    todo = [g for g in range(first, games) if f"{names[0]}-vs-{names[1]}-{size}-{komi}-{g}" not in done]
     lock = threading.Lock()
     state = {"failures": 0, "transcript": transcript_path, "stopping": False}
 
