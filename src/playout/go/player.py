@@ -251,9 +251,11 @@ class Player:
             every thread walks one shared tree, each expanding into its own block of records,
             with a virtual loss on the edges it is walking (tree parallelisation:
             :func:`playout.go.search.search`; transpositions are off, as the table is not
-            shared safely).  Two threads on one tree at 1 s a move, twice the simulations of
-            one thread, were no stronger than one thread against GNU Go level 10, and weaker
-            with a virtual loss of one (:data:`VIRTUAL_LOSS`; docs/results.md, session 25).
+            shared safely).  At equal simulations either kind of two threads plays as one
+            thread does (self-play, ``data/go/selfplay-parallel``), but at 1 s a move, twice
+            the simulations of one thread, two threads on one tree were no stronger than one
+            thread against GNU Go level 10 (97/124 over two runs), and weaker with a virtual
+            loss of one (:data:`VIRTUAL_LOSS`; docs/results.md, sessions 25 and 27).
         virtual_loss: the tree parallelisation's virtual loss in visits (None:
             :data:`VIRTUAL_LOSS`).
         resign: resign when the chosen move's win rate and the root's are both below this
