@@ -110,6 +110,9 @@ def go() -> None:
               help="RAVE equivalence parameter; 0 = plain UCT.")
 @click.option("--uct-c", type=click.FloatRange(0), default=0.0, show_default=True,
               help="Exploration constant of the RAVE-UCT score (0: no exploration term).")
+@click.option("--amaf-weight", type=click.IntRange(0, 1), default=0, show_default=True,
+              help="1: weighted AMAF updates (Fuego's: a move's weight falls from 2 right after "
+                   "the node to 0 at the simulation's end); 0: every later move counts 1.")
 @click.option("--fpu", type=click.FloatRange(0), default=1.1, show_default=True,
               help="First-play urgency: the score of a child never visited nor AMAF-sampled.")
 @click.option("--prior-n", type=click.FloatRange(0), default=20.0, show_default=True,
@@ -138,7 +141,7 @@ def go() -> None:
                    "once the choice is settled, run on (up to 3x, on the time saved) while it "
                    "is not; --seconds is then the mean a move over the game.")
 @engine_options
-def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transpositions, warm_up, tactics, reply,
+def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, amaf_weight, fpu, prior_n, transpositions, warm_up, tactics, reply,
         rules, prior_patterns, time_use, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel,
         virtual_loss, seed, lgrf, twolib, twolib_escape) -> None:
     """Speak GTP version 2 on stdin/stdout."""
@@ -161,7 +164,8 @@ def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, fpu, prior_n, transposi
                     transpositions=transpositions, rules=rules, tactics=tactics,
                     reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
                     prior_n=prior_n, twolib_escape=twolib_escape, prior_table=prior_table,
-                    time_use=TimeUse() if time_use == "adaptive" else None)
+                    time_use=TimeUse() if time_use == "adaptive" else None,
+                    amaf_weight=amaf_weight)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:

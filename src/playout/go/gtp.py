@@ -37,7 +37,7 @@ from playout.go.board import (
 from playout.go.handicap import fixed_handicap_vertices, free_handicap_vertices
 from playout.go.player import Player, Snapshot
 from playout.go.rulesets import DEFAULT_RULES, KGS_RULES, Ruleset, get_ruleset
-from playout.go.search import FPU, PRIOR_N, UCT_C
+from playout.go.search import AMAF_WEIGHT, FPU, PRIOR_N, UCT_C
 from playout.go.sgf import SetupNode, SgfError, board_to_sgf, read_game
 from playout.go.tables import DEFAULT_DATABASE, Table, load_table
 from playout.go.timing import TimeUse
@@ -75,7 +75,7 @@ class GtpEngine:
                  uct_c: float = UCT_C, fpu: float = FPU, prior_n: float = PRIOR_N,
                  twolib_escape: int = 2, prior_table: Table | None = None,
                  parallel: str = "root", virtual_loss: float | None = None,
-                 time_use: TimeUse | None = None):
+                 time_use: TimeUse | None = None, amaf_weight: int = AMAF_WEIGHT):
         self.player = Player(table or load_table(DEFAULT_DATABASE), playouts=playouts,
                              seconds=seconds, threads=threads, parallel=parallel,
                              virtual_loss=virtual_loss, seed=seed,
@@ -83,7 +83,8 @@ class GtpEngine:
                              rave_k=rave_k, transpositions=transpositions, tactics=tactics,
                              reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
                              prior_n=prior_n, twolib_escape=twolib_escape,
-                             prior_table=prior_table, time_use=time_use)
+                             prior_table=prior_table, time_use=time_use,
+                             amaf_weight=amaf_weight)
         self.size = size
         self.komi = komi
         self.rules = get_ruleset(rules)

@@ -38,6 +38,7 @@ from playout.go.rules import (
     WHITE,
 )
 from playout.go.search import (
+    AMAF_WEIGHT,
     BANNED,
     FIRST,
     FPU,
@@ -292,6 +293,9 @@ class Player:
             the MM-tuned ``mc_tuned_v1`` (:func:`playout.go.tables.default_prior_table`; better
             move prediction, and it won the matches of issue 18); ``table`` itself: the
             playout table's own values (the engine before session 21).
+        amaf_weight: 1 = weighted AMAF updates (Fuego's: a move's weight falls linearly from 2
+            right after the node to 0 at the simulation's end; :func:`playout.go.search.search`),
+            0 = every later move counts 1 (``AMAF_WEIGHT``).
         time_use: adaptive time use (:class:`playout.go.timing.TimeUse`): with ``seconds``
             (or a clock) a search stops early once its choice is settled and runs on, on the
             time so saved, while it is not; ``seconds`` becomes the mean a move over a game.
@@ -306,7 +310,8 @@ class Player:
                  reply: int = 0, lgrf: int = 0, twolib: int = 0, uct_c: float = UCT_C,
                  fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2,
                  prior_table: Table | None = None, parallel: str = "root",
-                 virtual_loss: float | None = None, time_use: TimeUse | None = None):
+                 virtual_loss: float | None = None, time_use: TimeUse | None = None,
+                 amaf_weight: int = AMAF_WEIGHT):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.prior_table = default_prior_table() if prior_table is None else prior_table
         self.playouts = playouts
@@ -339,6 +344,9 @@ class Player:
             if not (math.isfinite(float(v)) and float(v) >= 0):
                 raise ValueError(f"{name} must be a finite number >= 0, not {v}")
         self.uct_c = float(uct_c)
+        if int(amaf_weight) not in (0, 1):
+            raise ValueError(f"amaf_weight must be 0 or 1, not {amaf_weight}")
+        self.amaf_weight = int(amaf_weight)
         self.fpu = float(fpu)
         self.prior_n = float(prior_n)
         self.reuse = reuse
@@ -466,7 +474,7 @@ class Player:
                          self.rave_k, self.transpositions and not shared, situational,
                          self.tactics, self.reply, self.lgrf, replies[i], self.twolib,
                          self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
-                         *self._prior_args(), cap_end, vloss)
+                         *self._prior_args(), cap_end, vloss, self.amaf_weight)
             done[i] += got
             return got
 
@@ -669,7 +677,7 @@ class Player:
                    10**9, self.seed, float(RAVE_K), True, False, self.tactics,
                    self.reply, self.lgrf, lgrf_table(board.S.shape[1]), self.twolib,
                    self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
-                   *self._prior_args(), -1, 0.0)  # every argument, as genmove passes them: numba compiles one
+                   *self._prior_args(), -1, 0.0, self.amaf_weight)  # every argument, as genmove passes them: numba compiles one
             # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)

@@ -120,6 +120,8 @@ FPU = 1.1
 #: in the AMAF statistics the exploration term only cost strength (data/go/screens: 48/61 in
 #: self-play at 2,000 playouts; data/go/match-uct0 against GNU Go level 10)
 UCT_C = 0.0
+#: weighted AMAF updates (:func:`search`'s ``amaf_weight``): 0 = off
+AMAF_WEIGHT = 0
 #: AMAF prior rate of the pass child (Fuego/Pachi-style low prior for pass); pass never
 #: collects real AMAF statistics, so the prior fades as its own visits grow.
 PASS_PRIOR = 0.1
@@ -326,7 +328,7 @@ def _position_hash(S):
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
            rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0, lgrf=0,
            LG=None, twolib=0, uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N, twolib_escape=2, P=None,
-           own_prior=False, cap_end=-1, vloss=0.0):
+           own_prior=False, cap_end=-1, vloss=0.0, amaf_weight=AMAF_WEIGHT):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
@@ -361,7 +363,15 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     multithreaded Monte-Carlo tree search algorithm": a statistic updated by two threads at once
     may lose one update, and a node expanded by two at once keeps one block of children, the
     other's simulations through the lost block being discarded).  Transpositions must be off:
-    the table is not shared safely.  Returns simulations done.
+    the table is not shared safely.
+
+    ``amaf_weight`` (0 = off, the default): weighted AMAF updates (Fuego's
+    ``weight_rave_updates``, Enzenberger, Müller et al. 2010, "Fuego -- an open-source framework
+    for board games and Go engine based on Monte Carlo tree search"): a move counts in the AMAF
+    statistics of a node with weight ``2 (1 - k / L)``, ``k`` the number of moves played after
+    the node before it (0: the move right after) and ``L`` the moves from the node to the end of
+    the simulation, so that a move played at once weighs twice as much as the mean and one played
+    in the last moves of a playout almost nothing.  Returns simulations done.
     """
     if seed >= 0:
         np.random.seed(seed)
@@ -378,6 +388,7 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     seq = np.zeros(max_moves + 1040, np.int64)  # LGRF: the simulation's moves
     amc = np.zeros(size, np.int64)
     amst = np.zeros(size, np.int64)
+    amix = np.zeros(size, np.int64)  # sequence index of the first play at a point (weighted AMAF)
     stamp = 0
     done = 0
     root = tm[T_ROOT]
@@ -502,9 +513,11 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
             if m > 0:
                 amst[m] = stamp
                 amc[m] = BLACK
+                amix[m] = depth + 1 + i
             elif m < 0:
                 amst[-m] = stamp
                 amc[-m] = WHITE
+                amix[-m] = depth + 1 + i
         for d in range(depth, -1, -1):
             nd = path[d]
             pos = pown[d]
@@ -516,16 +529,21 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
                 NF[NVISITS, pos] += 1.0
                 first = NI[FIRST, pos]
             if first >= 0:
+                span = float(depth + n - d)  # moves from this position to the simulation's end
                 for ch in range(first, first + NI[NCH, pos]):
                     p = NI[MOVE, ch]
                     if p != PASS and amst[p] == stamp and amc[p] == NI[MOVER, ch]:
-                        NF[AVISITS, ch] += 1.0
-                        NF[AWINS, ch] += bw if NI[MOVER, ch] == BLACK else 1.0 - bw
+                        wt = 1.0
+                        if amaf_weight > 0:
+                            wt = 2.0 * (1.0 - (amix[p] - d - 1) / span)
+                        NF[AVISITS, ch] += wt
+                        NF[AWINS, ch] += wt * (bw if NI[MOVER, ch] == BLACK else 1.0 - bw)
             if d > 0:
                 p = tree_moves[d]
                 if p != PASS:
                     amst[p] = stamp
                     amc[p] = NI[MOVER, nd]
+                    amix[p] = d
         done += 1
     return done
 
