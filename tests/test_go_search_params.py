@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from playout.go.board import Board, gtp_to_point
 from playout.go.cli import gtp
 from playout.go.player import Player
-from playout.go.search import FPU, PRIOR_N, UCT_C
+from playout.go.search import AMAF_WEIGHT, AVISITS, FIRST, FPU, NCH, PRIOR_N, UCT_C, amaf_update_weight
 from playout.go.tables import load_table
 
 MOVES = ["E5", "C4", "G4", "D6"]
@@ -71,5 +71,43 @@ def test_gtp_defaults_are_the_module_constants():
     from playout.go.search import RAVE_K
 
     defaults = {p.name: p.default for p in gtp.params}
-    assert (defaults["uct_c"], defaults["fpu"], defaults["prior_n"], defaults["rave_k"]) == (
-        UCT_C, FPU, PRIOR_N, RAVE_K)
+    assert (defaults["uct_c"], defaults["fpu"], defaults["prior_n"], defaults["rave_k"],
+            defaults["amaf_weight"]) == (UCT_C, FPU, PRIOR_N, RAVE_K, AMAF_WEIGHT)
+
+
+def test_amaf_update_weight_falls_linearly_from_two():
+    """Fuego's weighted RAVE updates: 2 for the move right after the node, 2/span for the last
+    one, mean 1 + 1/span over a simulation."""
+    assert amaf_update_weight(0, 10.0) == 2.0
+    assert amaf_update_weight(9, 10.0) == pytest.approx(0.2)
+    assert amaf_update_weight(5, 10.0) == pytest.approx(1.0)
+    assert sum(amaf_update_weight(k, 40.0) for k in range(40)) / 40 == pytest.approx(1 + 1 / 40)
+
+
+def _root_amaf_mass(aw: int) -> list[float]:
+    """AMAF visits of the root's children (no prior visits) after a 1,500-playout search."""
+    pl = Player(load_table("mc_montegnu_classic"), playouts=1500, seed=5, reuse=False,
+                prior_n=0.0, amaf_weight=aw)
+    pl.genmove(_board())
+    t = pl.trees[0]
+    r = t.position(t.root)
+    f, n = int(t.NI[FIRST, r]), int(t.NI[NCH, r])
+    return [float(t.NF[AVISITS, ch]) for ch in range(f, f + n)]
+
+
+def test_weighted_amaf_keeps_the_mass_and_weights_the_moves():
+    """Unweighted, every AMAF visit counts 1 (whole numbers); weighted, the weights are
+    fractions of mean about 1 over a simulation, but only a point's first play counts and first
+    plays come early, where the weights are above 1: the mass grows, by less than half (1.23
+    measured).  A weight that did not fall (all 2) would double it."""
+    plain, weighted = _root_amaf_mass(0), _root_amaf_mass(1)
+    assert all(a == int(a) for a in plain)
+    assert any(abs(a - round(a)) > 1e-6 for a in weighted)
+    assert 1.0 < sum(weighted) / sum(plain) < 1.5
+
+
+def test_amaf_weight_is_checked():
+    with pytest.raises(ValueError, match="amaf_weight"):
+        Player(load_table("mc_mogo_classic"), playouts=10, amaf_weight=2)
+    r = CliRunner().invoke(gtp, ["--amaf-weight", "2"], input="quit\n")
+    assert r.exit_code == 2 and "--amaf-weight" in r.output

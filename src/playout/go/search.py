@@ -187,6 +187,15 @@ def _new_child(NI, NF, k, move, c):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def amaf_update_weight(k, span):
+    """Weight of a move in a node's AMAF statistics under weighted updates (Fuego's
+    ``weight_rave_updates``): ``2 (1 - k / span)`` for the move played ``k`` moves after the
+    node's own (0: right after) in a simulation of ``span`` moves from the node to its end;
+    falls linearly from 2 to ``2 / span``, mean ``1 + 1 / span`` over ``k = 0 .. span - 1``."""
+    return 2.0 * (1.0 - k / span)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def prior_rate(v, vmin, lvmin, lspan, line, opening):
     """Prior AMAF win rate of a move of pattern value ``v > 0`` on edge line ``line`` (0 = the
     first line) in a table whose positive values span ``vmin``..``vmax`` (``lvmin = log vmin``,
@@ -533,9 +542,7 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
                 for ch in range(first, first + NI[NCH, pos]):
                     p = NI[MOVE, ch]
                     if p != PASS and amst[p] == stamp and amc[p] == NI[MOVER, ch]:
-                        wt = 1.0
-                        if amaf_weight > 0:
-                            wt = 2.0 * (1.0 - (amix[p] - d - 1) / span)
+                        wt = amaf_update_weight(amix[p] - d - 1, span) if amaf_weight > 0 else 1.0
                         NF[AVISITS, ch] += wt
                         NF[AWINS, ch] += wt * (bw if NI[MOVER, ch] == BLACK else 1.0 - bw)
             if d > 0:
