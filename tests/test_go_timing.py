@@ -114,3 +114,53 @@ def test_gtp_time_use_option():
     assert r.output.startswith("= ") and len(r.output.split()[1]) == 2  # a point such as C3
     r = CliRunner().invoke(main, ["gtp", "--time-use", "sometimes"], input="quit\n")
     assert r.exit_code == 2 and "'sometimes' is not one of 'fixed', 'adaptive'" in r.output
+
+
+def test_a_loan_starts_each_game_and_bounds_its_mean():
+    """The bank starts a game with ``loan`` shares; a game of n moves then takes at most
+    mean x (n + loan) whatever each search spends within its limits."""
+    import random
+
+    tu = TimeUse(loan=3.0)
+    tu.reset(1.0)
+    assert tu.bank == 3.0
+    share, hard = tu.limits(1.0)  # the first move may already run on: 1 + 3/4, up to 3
+    assert share == pytest.approx(1.75) and hard == pytest.approx(3.0)
+    rng = random.Random(7)
+    for _game in range(20):
+        tu.reset(1.0)
+        total = 0.0
+        for move in range(1, 60):
+            share, hard = tu.limits(1.0)
+            spent = rng.choice([0.2 * share, share, hard, rng.uniform(0.2, 1.0) * hard])
+            tu.settle(1.0, spent)
+            total += spent
+            assert total <= (move + 3.0) * 1.0 + 1e-9
+    assert TimeUse().loan == 0.0  # no loan by default: a game stays within its mean
+    with pytest.raises(ValueError, match="loan"):
+        TimeUse(loan=-1.0)
+    with pytest.raises(ValueError, match="loan"):
+        TimeUse(loan=30.0)  # more than the bank can hold
+
+
+def test_player_gives_the_loan_from_its_first_game():
+    b = _capture_board()
+    pl = Player(seconds=0.5, time_use=TimeUse(loan=4.0), seed=3)
+    pl.genmove(b)  # the first genmove starts a game: the bank held 4 x 0.5 s before it
+    # the move could borrow at most 1 s (2 x its share) beyond the share: >= 1 s is left,
+    # where without the loan the bank could hold at most the share's 0.5 s
+    assert pl.time_use.bank >= 1.0
+
+
+def test_gtp_time_loan_option():
+    from click.testing import CliRunner
+
+    from playout.cli import main
+
+    r = CliRunner().invoke(main, ["gtp", "--boardsize", "5", "--seconds", "0.2", "--time-use",
+                                  "adaptive", "--time-loan", "3", "--no-warm-up"],
+                           input="genmove b\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("= ")
+    r = CliRunner().invoke(main, ["gtp", "--time-loan", "-1"], input="quit\n")
+    assert r.exit_code == 2 and "--time-loan" in r.output

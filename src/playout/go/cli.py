@@ -140,9 +140,13 @@ def go() -> None:
               help="With --seconds or a GTP clock: fixed = every move its time; adaptive = stop "
                    "once the choice is settled, run on (up to 3x, on the time saved) while it "
                    "is not; --seconds is then the mean a move over the game.")
+@click.option("--time-loan", type=click.FloatRange(0, 20), default=0.0, show_default=True,
+              help="--time-use adaptive: the bank of saved time starts each game with this "
+                   "many moves' time, lent to the first moves and repaid by the last moves' "
+                   "early stops (a game of n moves takes at most 1 + LOAN/n times --seconds a move).")
 @engine_options
 def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, amaf_weight, fpu, prior_n, transpositions, warm_up, tactics, reply,
-        rules, prior_patterns, time_use, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel,
+        rules, prior_patterns, time_use, time_loan, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel,
         virtual_loss, seed, lgrf, twolib, twolib_escape) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from pathlib import Path
@@ -164,7 +168,7 @@ def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, amaf_weight, fpu, prior
                     transpositions=transpositions, rules=rules, tactics=tactics,
                     reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
                     prior_n=prior_n, twolib_escape=twolib_escape, prior_table=prior_table,
-                    time_use=TimeUse() if time_use == "adaptive" else None,
+                    time_use=TimeUse(loan=time_loan) if time_use == "adaptive" else None,
                     amaf_weight=amaf_weight)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)

@@ -368,7 +368,7 @@ class Player:
         self.byo_stones = 0
         self.time_left: dict[int, tuple[float, int]] = {}
         self.time_use = time_use
-        self._time_moves = -1  # len(board.moves) at the last genmove: fewer = a new game
+        self._time_moves = 1 << 30  # len(board.moves) at the last genmove: fewer = a new game
         self._calls = 0
 
     # -- time -----------------------------------------------------------------------------------
@@ -629,7 +629,7 @@ class Player:
         the extra time; with one, at most a quarter of the time left."""
         tu = self.time_use
         if len(board.moves) < self._time_moves:
-            tu.reset()  # a new game
+            tu.reset(self.seconds or 0.0)  # a new game: the bank holds the loan
         self._time_moves = len(board.moves)
         if self._clock(color):
             left = self.time_left.get(color, (self.main_time or 0.0, 0))[0]
