@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from playout.go.board import Board, gtp_to_point
@@ -59,17 +61,22 @@ def test_the_bank_lends_what_earlier_moves_saved_and_stays_in_bounds():
 def test_a_game_never_takes_more_than_its_mean_a_move():
     """Whatever each search takes within its limits, the bank keeps the total within
     moves x mean."""
-    import random
-
     rng = random.Random(4)
-    tu = TimeUse()
-    total = 0.0
-    for move in range(1, 200):
+    totals = _game_totals(TimeUse(), rng, 199)
+    assert all(t <= move + 1e-9 for move, t in enumerate(totals, 1))
+
+
+def _game_totals(tu: TimeUse, rng: random.Random, moves: int) -> list[float]:
+    """Seconds spent after each of ``moves`` moves at a mean of 1 s, each search taking a random
+    choice of what its limits allow (an early stop, the share, the hard limit, between)."""
+    total, totals = 0.0, []
+    for _ in range(moves):
         share, hard = tu.limits(1.0)
         spent = rng.choice([0.2 * share, share, hard, rng.uniform(0.2, 1.0) * hard])
         tu.settle(1.0, spent)
         total += spent
-        assert total <= move * 1.0 + 1e-9
+        totals.append(total)
+    return totals
 
 
 def _capture_board() -> Board:
@@ -119,23 +126,19 @@ def test_gtp_time_use_option():
 def test_a_loan_starts_each_game_and_bounds_its_mean():
     """The bank starts a game with ``loan`` shares; a game of n moves then takes at most
     mean x (n + loan) whatever each search spends within its limits."""
-    import random
-
     tu = TimeUse(loan=3.0)
     tu.reset(1.0)
     assert tu.bank == 3.0
     share, hard = tu.limits(1.0)  # the first move may already run on: 1 + 3/4, up to 3
     assert share == pytest.approx(1.75) and hard == pytest.approx(3.0)
     rng = random.Random(7)
+    first3 = []
     for _game in range(20):
         tu.reset(1.0)
-        total = 0.0
-        for move in range(1, 60):
-            share, hard = tu.limits(1.0)
-            spent = rng.choice([0.2 * share, share, hard, rng.uniform(0.2, 1.0) * hard])
-            tu.settle(1.0, spent)
-            total += spent
-            assert total <= (move + 3.0) * 1.0 + 1e-9
+        totals = _game_totals(tu, rng, 59)
+        assert all(t <= move + 3.0 + 1e-9 for move, t in enumerate(totals, 1))
+        first3.append(totals[2])
+    assert max(first3) > 3.0  # the loan was spent: more than the mean over the first moves
     assert TimeUse().loan == 0.0  # no loan by default: a game stays within its mean
     with pytest.raises(ValueError, match="loan"):
         TimeUse(loan=-1.0)
