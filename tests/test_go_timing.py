@@ -147,12 +147,18 @@ def test_a_loan_starts_each_game_and_bounds_its_mean():
 
 
 def test_player_gives_the_loan_from_its_first_game():
+    """The first genmove starts a game: its limits are computed with the loan in the bank
+    (checked before the search, so that a slow machine cannot change the answer)."""
     b = _capture_board()
-    pl = Player(seconds=0.5, time_use=TimeUse(loan=4.0), seed=3)
-    pl.genmove(b)  # the first genmove starts a game: the bank held 4 x 0.5 s before it
-    # the move could borrow at most 1 s (2 x its share) beyond the share: >= 1 s is left,
-    # where without the loan the bank could hold at most the share's 0.5 s
-    assert pl.time_use.bank >= 1.0
+    tu = TimeUse(loan=4.0)
+    seen = []
+    limits = tu.limits
+    tu.limits = lambda mean: (seen.append(tu.bank), limits(mean))[1]
+    pl = Player(seconds=0.5, time_use=tu, seed=3)
+    pl.genmove(b)
+    assert seen == [2.0]  # 4 shares of 0.5 s
+    pl.genmove(Board(5, 0.5))  # fewer moves: a new game, the loan again
+    assert seen[-1] == 2.0 and len(seen) == 2
 
 
 def test_gtp_time_loan_option():
