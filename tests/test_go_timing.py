@@ -173,3 +173,5 @@ def test_gtp_time_loan_option():
     assert r.output.startswith("= ")
     r = CliRunner().invoke(main, ["gtp", "--time-loan", "-1"], input="quit\n")
     assert r.exit_code == 2 and "--time-loan" in r.output
+    r = CliRunner().invoke(main, ["gtp", "--seconds", "1", "--time-loan", "3"], input="quit\n")
+    assert r.exit_code == 2 and "--time-loan needs --time-use adaptive" in r.output

@@ -143,7 +143,8 @@ def go() -> None:
 @click.option("--time-loan", type=click.FloatRange(0, 20), default=0.0, show_default=True,
               help="--time-use adaptive: the bank of saved time starts each game with this "
                    "many moves' time, lent to the first moves and repaid by the last moves' "
-                   "early stops (a game of n moves takes at most 1 + LOAN/n times --seconds a move).")
+                   "early stops (a game of n moves takes at most 1 + LOAN/n times --seconds "
+                   "a move).")
 @engine_options
 def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, amaf_weight, fpu, prior_n, transpositions, warm_up, tactics, reply,
         rules, prior_patterns, time_use, time_loan, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel,
@@ -154,6 +155,8 @@ def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, amaf_weight, fpu, prior
     from playout.go.gtp import GtpEngine
     from playout.go.timing import TimeUse
 
+    if time_loan and time_use != "adaptive":
+        raise click.UsageError("--time-loan needs --time-use adaptive")
     playouts = _budget(playouts, seconds, 10000)
     table = _table(mc_patterns, mc_load_patterns)
     prior_table = None  # the Player's default: mc_tuned_v1

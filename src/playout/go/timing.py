@@ -17,8 +17,8 @@ Erica ("Time Management for Monte-Carlo Tree Search Applied to the Game of Go", 
 The time saved is spent again: each move's share is ``S`` plus a :attr:`TimeUse.spread`-th
 of the bank (as a clock's time left divided by the moves to come grows when moves were
 quick).  Without that, early stops alone left a third of the time unused (0.64 s a move at
-``S`` = 1 against GNU Go, 11 games).  The bank starts at 0 with every game and is capped
-(:attr:`TimeUse.bank_cap` shares), and a move never takes more than ``S`` plus the bank, so
+``S`` = 1 against GNU Go, 11 games).  The bank starts every game at 0 (but see the loan below)
+and is capped (:attr:`TimeUse.bank_cap` shares), and a move never takes more than ``S`` plus the bank, so
 a game's mean time a move stays within ``S`` (beyond the overhead any search has).
 
 A game's last moves are mostly settled and stop early, so their savings stay in the bank when
@@ -47,7 +47,7 @@ class TimeUse:
         loan: shares the bank holds at the start of each game (time the game's early stops
             are expected to save, lent to its first moves; 0: none).
         bank: seconds saved so far in this game (:meth:`settle` adds to it, :meth:`reset`
-            empties it).
+            sets it to the loan).
     """
 
     extend: float = 3.0
