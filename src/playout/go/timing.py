@@ -18,8 +18,8 @@ The time saved is spent again: each move's share is ``S`` plus a :attr:`TimeUse.
 of the bank (as a clock's time left divided by the moves to come grows when moves were
 quick).  Without that, early stops alone left a third of the time unused (0.64 s a move at
 ``S`` = 1 against GNU Go, 11 games).  The bank starts every game at 0 (but see the loan below)
-and is capped (:attr:`TimeUse.bank_cap` shares), and a move never takes more than ``S`` plus the bank, so
-a game's mean time a move stays within ``S`` (beyond the overhead any search has).
+and is capped (:attr:`TimeUse.bank_cap` shares), and a move never takes more than ``S`` plus
+the bank, so a game's mean time a move stays within ``S`` (beyond the overhead any search has).
 
 A game's last moves are mostly settled and stop early, so their savings stay in the bank when
 the game ends (3.9 s of a game's 30.9 moves at ``S`` = 1 against GNU Go, 0.874 s a move:
