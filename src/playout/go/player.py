@@ -255,8 +255,10 @@ class Player:
             shared safely).  At equal simulations either kind of two threads plays as one
             thread does (self-play, ``data/go/selfplay-parallel``), but at 1 s a move, twice
             the simulations of one thread, two threads on one tree were no stronger than one
-            thread against GNU Go level 10 (97/124 over two runs), and weaker with a virtual
-            loss of one (:data:`VIRTUAL_LOSS`; docs/results.md, sessions 25 and 27).
+            thread against GNU Go level 10 at fixed time (97/124 over two runs, one thread
+            101), and weaker with a virtual loss of one (:data:`VIRTUAL_LOSS`); with adaptive
+            time and a loan of 3 they scored 174/200 where one thread scored 171 on the same
+            seeds (docs/results.md, sessions 25, 27 and 30).
         virtual_loss: the tree parallelisation's virtual loss in visits (None:
             :data:`VIRTUAL_LOSS`).
         resign: resign when the chosen move's win rate and the root's are both below this
