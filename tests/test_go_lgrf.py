@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from playout.go.board import BLACK, PASS, WHITE, Board, gtp_to_point, point_to_gtp
-from playout.go.player import Player, Tree
+from playout.go.player import Player
+from playout.go.tree import Tree
 from playout.go.playout import (
     PlayoutState,
     lgrf_move,

@@ -8,7 +8,8 @@ from click.testing import CliRunner
 
 from playout.cli import main
 from playout.go.board import PASS, Board, gtp_to_point
-from playout.go.player import Player, Tree
+from playout.go.player import Player
+from playout.go.tree import Tree
 from playout.go.playout import PlayoutState, lgrf_table
 from playout.go.rules import M_MOVES
 from playout.go.search import FIRST, FPU, MOVE, NCH, PRIOR_N, RAVE_K, T_NEXT, T_ROOT, UCT_C, VISITS, search

@@ -195,7 +195,7 @@ def test_a_tie_is_worth_half_not_a_loss():
 
 
 def test_pass_is_not_tried_first_at_a_new_node():
-    from playout.go.player import Tree
+    from playout.go.tree import Tree
     from playout.go.search import search
     from playout.go.playout import PlayoutState
 
@@ -232,7 +232,7 @@ def test_two_passes_in_the_tree_remove_dead_stones():
     )
     b.to_move = WHITE
     b.play(PASS, WHITE)
-    from playout.go.player import Tree
+    from playout.go.tree import Tree
     from playout.go.search import BANNED, FIRST, MOVE, NCH, search
     from playout.go.playout import PlayoutState
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from playout.go.board import Board, gtp_to_point
-from playout.go.player import Player, Tree
+from playout.go.player import Player
+from playout.go.tree import Tree
 from playout.go.playout import PlayoutState
 from playout.go.search import AVISITS, AWINS, FIRST, MOVE, NCH, NO_PRIOR_RATE, PRIOR_N, _expand
 from playout.go.patterns import builtin_path

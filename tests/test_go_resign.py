@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from playout.go.board import BLACK, WHITE, Board, gtp_to_point
-from playout.go.player import MoveInfo, Player
+from playout.go.player import Player
+from playout.go.tree import MoveInfo
 from playout.go.tables import load_table
 
 MATCH = Path(__file__).resolve().parent.parent / "data" / "go" / "match-5000"

@@ -7,7 +7,8 @@ from collections import deque
 import numpy as np
 
 from playout.go.board import BLACK, M_PASSES, PASS, WHITE, Board, IllegalMove
-from playout.go.player import Player, Tree
+from playout.go.player import Player
+from playout.go.tree import Tree
 from playout.go.search import (
     BANNED,
     FIRST,

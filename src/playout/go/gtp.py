@@ -35,7 +35,8 @@ from playout.go.board import (
     point_to_gtp,
 )
 from playout.go.handicap import fixed_handicap_vertices, free_handicap_vertices
-from playout.go.player import Player, Snapshot
+from playout.go.player import Player
+from playout.go.tree import Snapshot
 from playout.go.rulesets import DEFAULT_RULES, KGS_RULES, Ruleset, get_ruleset
 from playout.go.search import AMAF_WEIGHT, FPU, PRIOR_N, UCT_C
 from playout.go.sgf import SetupNode, SgfError, board_to_sgf, read_game
