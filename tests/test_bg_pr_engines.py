@@ -100,10 +100,24 @@ def test_kernel_evaluator_only_for_our_plain_1ply_engine():
 
 @pytest.mark.parametrize("text", ["xg:ply=1", "gnubg:ply=x", "bgsage:ply", "bgsage:ply=0", "gnubg:depth=2",
                                   "ours:ply=1,weights=/nonexistent/net.npz", "ours:ply=5", "ours:ply=9",
-                                  "gnubg:ply=4", "bgsage:xgply=5", "gnubg:xgply=5"])
+                                  "gnubg:ply=4", "bgsage:xgply=5", "gnubg:xgply=5", "ours:eval=xg",
+                                  f"ours:eval=gnubg,weights={__file__}"])
 def test_bad_spec_is_a_clear_error(text):
     with pytest.raises(E.EngineError, match="engine spec"):
         E.parse_spec(text)
+
+
+def test_ours_over_gnubgs_net_plays_as_gnubg():
+    """``eval=gnubg`` (our search and cube model over gnubg's raw net) chooses gnubg 0-ply's
+    plays: our ranking of plays adds no error of its own (reference set A: checker PR 2.07 for
+    both; our 1-ply cube model on gnubg's probabilities 0.91 against our net's 11.36)."""
+    s = B.load_set(REF_A)
+    ours, peer = E.make_engine("ours:ply=1,eval=gnubg"), E.make_engine("gnubg:ply=0")
+    assert ours.name == "ours 1-ply gnubg" and ours.kernel_evaluator() is None
+    checker = [d for d in s.decisions if d.kind == "checker"][:60]
+    same = sum(ours.choose_checker(d.board, d.dice, d.cube_value, d.cube_owner)
+               == peer.choose_checker(d.board, d.dice, d.cube_value, d.cube_owner) for d in checker)
+    assert same == len(checker)
 
 
 def test_pr_command_table_csv_and_errors(tmp_path):

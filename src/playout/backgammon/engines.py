@@ -10,8 +10,9 @@ An :class:`Engine` answers the two questions a benchmark asks, always from the s
 
 Specs (``playout bg pr --engine SPEC``): ``gnubg:ply=0``, ``gnubg:ply=2`` (gnubg numbering,
 0 = raw net), ``bgsage:ply=1``, ``bgsage:ply=2``, ``bgsage:ply=3`` (XG numbering, 1 = raw net),
-``ours:ply=1|2|3[,eval=net|pubeval][,weights=NET.npz][,specialist=backgame][,cube=rollout]``
-(XG numbering), ``pubeval``.  ``cube=rollout`` settles each cube decision by a cubeless
+``ours:ply=1|2|3[,eval=net|pubeval|gnubg][,weights=NET.npz][,specialist=backgame][,cube=rollout]``
+(XG numbering; ``eval=gnubg``: our search and cube model over gnubg's raw net, to measure, never
+to label), ``pubeval``.  ``cube=rollout`` settles each cube decision by a cubeless
 rollout of the position read with the 0-ply cube model
 (:func:`playout.backgammon.cube_rollout.rollout_cube`; ``cubetrials=N`` games, default
 1,296, seeded by ``cubeseed=S``, default 1; ``cube=ply``, the default, cubes at ``ply``);
@@ -214,7 +215,9 @@ class BgsageEngine:
 
 class OursEngine:
     """Our engine: ``search.choose_move`` and ``cube.cube_action`` at ``ply`` (XG numbering)
-    with the ``NeuralNet`` (``eval="net"``) or ``PubEval`` (``eval="pubeval"``) evaluator."""
+    with the ``NeuralNet`` (``eval="net"``), ``PubEval`` (``eval="pubeval"``) or
+    ``GnubgEvaluator`` (``eval="gnubg"``: gnubg's raw net under our search and cube model, an
+    ablation that tells our network's errors from our search's and cube model's) evaluator."""
 
     def __init__(self, ply: int = 1, evaluator: str = "net", weights: str | None = None,
                  specialist: str | None = None, cube_trials: int = 0, cube_seed: int = 1):
@@ -224,11 +227,15 @@ class OursEngine:
             evaluators = importlib.import_module("playout.backgammon.evaluators")
         except ImportError as exc:
             raise EngineError(f"our backgammon engine is not available yet ({exc})") from None
-        cls = {"net": "NeuralNet", "pubeval": "PubEval"}.get(evaluator)
+        cls = {"net": "NeuralNet", "pubeval": "PubEval", "gnubg": "GnubgEvaluator"}.get(evaluator)
         if cls is None or not hasattr(evaluators, cls):
-            raise EngineError(f"unknown evaluator {evaluator!r} (net or pubeval)")
+            raise EngineError(f"unknown evaluator {evaluator!r} (net, pubeval or gnubg)")
+        if weights and evaluator == "gnubg":
+            raise EngineError("eval=gnubg takes no weights (gnubg's own 0-ply net)")
         try:
             self._ev = getattr(evaluators, cls)(weights) if weights else getattr(evaluators, cls)()
+        except ImportError as exc:
+            raise EngineError(f"eval={evaluator} needs PyPI gnubg ({exc}): pip install gnubg") from None
         except Exception as exc:  # e.g. missing weights
             raise EngineError(f"cannot build {cls}: {exc}") from None
         self._search, self._cube = search, cube
@@ -254,7 +261,7 @@ class OursEngine:
     def kernel_evaluator(self):
         """The 1-ply ``NeuralNet``/``PubEval`` this engine plays with when the compiled
         kernels can stand in for it (ply 1, no specialist), else ``None``."""
-        if self.ply != 1 or self._special is not None:
+        if self.ply != 1 or self._special is not None or self._ev.kernel_args() is None:
             return None
         return self._ev
 
@@ -346,7 +353,11 @@ def parse_spec(text: str) -> Spec:
     except ValueError:
         raise EngineError(f"engine spec {text!r}: ply must be an integer") from None
     evaluator = opts.pop("eval", "pubeval" if kind == "pubeval" else "net")
+    if kind == "ours" and evaluator not in ("net", "pubeval", "gnubg"):
+        raise EngineError(f"engine spec {text!r}: eval={evaluator} (net, pubeval or gnubg)")
     weights = opts.pop("weights", None) if kind == "ours" else None
+    if weights is not None and evaluator == "gnubg":
+        raise EngineError(f"engine spec {text!r}: eval=gnubg takes no weights (gnubg's own net)")
     if weights is not None and not Path(weights).is_file():
         raise EngineError(f"engine spec {text!r}: weights file {weights!r} not found")
     specialist = opts.pop("specialist", None) if kind == "ours" else None
