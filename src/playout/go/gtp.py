@@ -13,7 +13,6 @@ line and returns the full response (``"= ...\\n\\n"``), so tests drive it in-pro
 
 from __future__ import annotations
 
-import math
 import queue
 import sys
 import threading
@@ -34,6 +33,7 @@ from playout.go.board import (
     gtp_to_point,
     point_to_gtp,
 )
+from playout.go.gtp_analysis import AnalysisArgError, analysis_args, info_line
 from playout.go.handicap import fixed_handicap_vertices, free_handicap_vertices
 from playout.go.player import Player
 from playout.go.tree import Snapshot
@@ -45,11 +45,6 @@ from playout.go.timing import TimeUse
 
 NAME = "playout"
 VERSION = "0.1.0"
-
-
-#: kata-analyze options of KataGo (docs/GTP_Extensions.md) accepted with their value and ignored
-KATA_IGNORED = ("minmoves", "ownershipstdev", "movesownership", "movesownershipstdev", "pvvisits",
-                "pvedgevisits", "rootinfo")
 
 
 class GtpFailure(Exception):
@@ -202,80 +197,7 @@ class GtpEngine:
             if self.quit:
                 break
 
-    # -- analysis (Leela Zero / KataGo GTP extensions) ------------------------------------------
-    def _analysis_args(self, cmd: str, a: list[str]) -> tuple[int, float, dict]:
-        """``[color] [interval] [key value]...`` of an analysis command: (colour, interval in
-        seconds, options).  Keys: ``interval`` (centiseconds, as the second argument),
-        ``maxmoves`` (at most this many candidates), ``ownership`` (kata-analyze: true/false);
-        other key/value pairs of KataGo's (``minmoves N``, ``pvVisits true``, ``rootInfo
-        true``, ...) are accepted and ignored, except ``allow``/``avoid``, which fail (not
-        implemented)."""
-        a = list(a)
-        color = self.board.to_move
-        if a and a[0].lower() in ("b", "w", "black", "white"):
-            color = parse_color(a.pop(0))
-        interval_cs = 0.0
-        opts = {"maxmoves": 0, "ownership": False}
-
-        def number(v: str, what: str) -> float:
-            try:
-                x = float(v)
-            except ValueError:
-                raise GtpFailure(f"syntax error: {what} {v!r} is not a number") from None
-            if not math.isfinite(x) or x < 0:
-                raise GtpFailure(f"syntax error: {what} {v!r}")
-            return x
-
-        if a and (a[0][:1].isdigit() or a[0].startswith(".")):
-            interval_cs = number(a.pop(0), "interval")
-        while a:
-            key = a.pop(0)
-            if not a:
-                raise GtpFailure(f"syntax error: {key} needs a value")
-            val = a.pop(0)
-            k = key.lower()
-            if k == "interval":
-                interval_cs = number(val, "interval")
-            elif k == "maxmoves":
-                opts[k] = int(number(val, k))
-            elif k == "minmoves":
-                number(val, k)
-            elif k == "ownership":
-                if val.lower() not in ("true", "false"):
-                    raise GtpFailure("syntax error: ownership true|false")
-                opts["ownership"] = val.lower() == "true"
-            elif k in ("allow", "avoid"):
-                raise GtpFailure(f"{key} is not supported")
-            elif k not in KATA_IGNORED:
-                raise GtpFailure(f"syntax error: unknown option {key!r}")
-        return color, interval_cs / 100.0, opts
-
-    def _info_line(self, snap, fmt: str, opts: dict) -> str:
-        """One batch of analysis: ``info move ...`` for each candidate on one line, as Leela
-        Zero and KataGo write it; ``lz``: winrate/prior/lcb as integers 0..10000, ``kata``: as
-        floats in [0, 1], then ``ownership`` (with ``ownership true``): one value per point,
-        rows from the top, in [-1, 1] for the side to move."""
-        n = self.size
-        cands = snap.candidates
-        if opts["maxmoves"]:
-            cands = cands[: opts["maxmoves"]]
-        parts = []
-        for k in cands:
-            pv = " ".join(point_to_gtp(p, n) for p in k.pv)
-            if fmt == "lz":
-                nums = (f"winrate {round(10000 * k.winrate)} prior {round(10000 * k.prior)} "
-                        f"lcb {round(10000 * k.lcb)}")
-            else:
-                nums = (f"winrate {k.winrate:.6f} prior {k.prior:.6f} lcb {k.lcb:.6f}")
-            parts.append(f"info move {point_to_gtp(k.move, n)} visits {k.visits} {nums} "
-                         f"order {k.order} pv {pv}")
-        if fmt == "kata" and opts["ownership"]:
-            sign = 1.0 if self._analysis_color == BLACK else -1.0
-            W = n + 2
-            own = [sign * float(snap.ownership[(r + 1) * W + c + 1]) for r in range(n) for c in range(n)]
-            parts.append("ownership " + " ".join(f"{x:.6f}" for x in own))
-        return " ".join(parts)
-
+    # -- analysis (Leela Zero / KataGo GTP extensions: playout.go.gtp_analysis) ----------------
     def stream(self, cmd: str, args: list[str], cid: str = "",
                write: Callable[[str], None] | None = None,
                interrupted: Callable[[], bool] | None = None) -> str:
@@ -294,15 +216,17 @@ class GtpEngine:
         ``write`` (no live input) ``lz-analyze`` also ends with such a last batch.  Bad arguments answer ``? ...`` before any search.
         """
         fmt, commits = self.streaming[cmd]
-        color, interval, opts = self._analysis_args(cmd, args)
-        self._analysis_color = color
+        try:
+            color, interval, opts = analysis_args(args, self.board.to_move)
+        except AnalysisArgError as exc:
+            raise GtpFailure(str(exc)) from None
         buf: list[str] = []
         out = write if write is not None else buf.append
         out(f"={cid}\n")
         last: list = []
 
         def report(snap) -> None:
-            line = self._info_line(snap, fmt, opts)
+            line = info_line(snap, fmt, opts, self.size, color)
             last[:] = [line]
             if line:
                 out(line + "\n")
