@@ -109,7 +109,8 @@ class Player:
             thread against GNU Go level 10 at fixed time (97/124 over two runs, one thread
             101), and weaker with a virtual loss of one (:data:`VIRTUAL_LOSS`); with adaptive
             time and a loan of 3 they scored 174/200 where one thread scored 171 on the same
-            seeds (docs/results.md, sessions 25, 27 and 30).
+            seeds, and 160.5/200 where it scored 164.5 on the next 200 (334.5/400 against
+            335.5; docs/results.md, sessions 25, 27, 30 and 31).
         virtual_loss: the tree parallelisation's virtual loss in visits (None:
             :data:`VIRTUAL_LOSS`).
         resign: resign when the chosen move's win rate and the root's are both below this
