@@ -111,7 +111,7 @@ def test_play_reversi_names_the_winner_and_the_disc_score():
 
 
 def test_game_result_draw_loss_and_fallback_names():
-    from playout.cli.core import game_result
+    from playout.cli.human import game_result
     from playout.domains.connect4 import Connect4
     from playout.domains.reversi import Reversi, ReversiState
 
@@ -193,7 +193,7 @@ PASS_LINE = ("d3 c3 b3 e3 f3 c5 f6 g2 b5 c6 f4 a5 h1 f5 d6 e7 d7 e6 d8 c4 c7 b7 
 
 
 def test_human_reversi_pass_is_prompted_and_only_pass_is_taken(capsys):
-    from playout.cli.core import ask_move
+    from playout.cli.human import ask_move
     from playout.domains.reversi import PASS, Reversi
 
     game = Reversi()
@@ -211,7 +211,7 @@ def test_human_reversi_pass_is_prompted_and_only_pass_is_taken(capsys):
 
 
 def test_parse_move_by_name_without_parse_action():
-    from playout.cli.core import parse_move
+    from playout.cli.human import parse_move
     from playout.domains.connect4 import Connect4
 
     class Named(Connect4):
