@@ -33,7 +33,7 @@ from playout.go.board import (
     gtp_to_point,
     point_to_gtp,
 )
-from playout.go.gtp_analysis import AnalysisArgError, analysis_args, info_line
+from playout.go.gtp_analysis import COLORS, AnalysisArgError, analysis_args, info_line
 from playout.go.handicap import fixed_handicap_vertices, free_handicap_vertices
 from playout.go.player import Player
 from playout.go.tree import Snapshot
@@ -52,12 +52,10 @@ class GtpFailure(Exception):
 
 
 def parse_color(s: str) -> int:
-    t = s.lower()
-    if t in ("b", "black"):
-        return BLACK
-    if t in ("w", "white"):
-        return WHITE
-    raise GtpFailure("invalid color")
+    c = COLORS.get(s.lower())
+    if c is None:
+        raise GtpFailure("invalid color")
+    return c
 
 
 class GtpEngine:

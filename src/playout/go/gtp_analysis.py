@@ -22,7 +22,8 @@ from playout.go.tree import Snapshot
 KATA_IGNORED = ("minmoves", "ownershipstdev", "movesownership", "movesownershipstdev", "pvvisits",
                 "pvedgevisits", "rootinfo")
 
-_COLORS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
+#: GTP colour words (GTP 2 draft, section 2.5), case-insensitive
+COLORS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 
 
 class AnalysisArgError(ValueError):
@@ -51,8 +52,8 @@ def analysis_args(args: list[str], to_move: int) -> tuple[int, float, dict]:
     """
     a = list(args)
     color = to_move
-    if a and a[0].lower() in _COLORS:
-        color = _COLORS[a.pop(0).lower()]
+    if a and a[0].lower() in COLORS:
+        color = COLORS[a.pop(0).lower()]
     interval_cs = 0.0
     opts = {"maxmoves": 0, "ownership": False}
     if a and (a[0][:1].isdigit() or a[0].startswith(".")):
