@@ -13,7 +13,8 @@ from playout.cli import LazyGroup
 
 LAZY = {"patterns": "playout.go.cli_patterns:patterns",
         "selfplay": "playout.go.cli_patterns:selfplay",
-        "tune-patterns": "playout.go.cli_patterns:tune_patterns"}
+        "tune-patterns": "playout.go.cli_patterns:tune_patterns",
+        "balance-patterns": "playout.go.cli_patterns:balance_patterns"}
 #: ``--rules`` choices (:data:`playout.go.rulesets.RULESETS`; kept here so that --help does not
 #: import the engine)
 RULE_NAMES = ("positional", "situational", "simple-ko", "tromp-taylor", "new-zealand")

@@ -193,3 +193,49 @@ def tune_patterns(games_dir, out, base, iterations, cv, exponent, compare):
     except (SgfError, PatternError, ValueError) as exc:
         raise _BadInput(str(exc)) from None
     click.echo(json.dumps(r))
+
+
+@click.command("balance-patterns")
+@click.argument("games_dir", type=click.Path(file_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False), required=True,
+              help="The mc_*.db file to write.")
+@click.option("--positions", type=click.IntRange(1), default=1500, show_default=True,
+              help="Training positions drawn from the training games (one a game, cycled).")
+@click.option("--held-positions", type=click.IntRange(1), default=100, show_default=True,
+              help="Positions of the held-out games the report scores.")
+@click.option("--label-playouts", type=click.IntRange(1), default=20000, show_default=True,
+              help="Simulations of our search that label a position (its V*).")
+@click.option("--steps", type=click.IntRange(1), default=1000, show_default=True,
+              help="Balancing steps (batches).")
+@click.option("--alpha", type=click.FloatRange(0, min_open=True), default=20.0,
+              show_default=True, help="Step size on the log-gammas.")
+@click.option("--batch", type=click.IntRange(1), default=50, show_default=True,
+              help="Positions a step.")
+@click.option("--m", "m", type=click.IntRange(1), default=32, show_default=True,
+              help="Playouts that estimate a position's mean result V.")
+@click.option("--n", "n", type=click.IntRange(1), default=32, show_default=True,
+              help="Playouts that estimate the policy gradient.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--eval-playouts", type=click.IntRange(1), default=512, show_default=True,
+              help="Playouts a held-out position for the report.")
+@click.option("--work", type=click.Path(file_okay=False), default=None,
+              help="Folder of the labels and the checkpoint (default: OUT.work): rerun the "
+                   "same command to resume.")
+def balance_patterns(games_dir, out, positions, held_positions, label_playouts, steps, alpha,
+                     batch, m, n, seed, eval_playouts, work):
+    """Fit pattern values by simulation balancing (Huang, Coulom and Lin 2010): start from
+    MM on the training games of GAMES_DIR, move the values so that playouts' mean results
+    match our own search's win rates in positions of those games, write a GNU Go mc_*.db
+    file and print the held-out positions' error for it, the MM start and the built-ins
+    (JSON).  Resumable."""
+    from playout.go.balance import balance_patterns as run
+    from playout.go.sgf import SgfError
+
+    try:
+        r = run(games_dir, out, positions, held_positions, label_playouts, steps, alpha, batch,
+                m, n, seed, eval_playouts, work, log=lambda s: click.echo(s, err=True))
+    except OSError as exc:
+        raise _BadInput(f"{exc.filename or out}: {exc.strerror or exc}") from None
+    except (SgfError, PatternError, ValueError) as exc:
+        raise _BadInput(str(exc)) from None
+    click.echo(json.dumps(r))
