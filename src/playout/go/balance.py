@@ -383,7 +383,7 @@ def mse_report(model_cells: dict[str, np.ndarray], balancer: Balancer, playouts:
 
 def balance_patterns(games_dir: str | Path, out: str | Path, positions: int = 1500,
                      held_positions: int = 100, label_playouts: int = 20000, steps: int = 1000,
-                     alpha: float = 20.0, batch: int = 50, m: int = 32, n: int = 32,
+                     alpha: float = 50.0, batch: int = 50, m: int = 32, n: int = 32,
                      seed: int = 1, eval_playouts: int = 512, work: str | Path | None = None,
                      command: str | None = None, log=None) -> dict:
     """``playout go balance-patterns``: MM-fit the training games of ``games_dir`` (as

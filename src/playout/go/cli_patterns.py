@@ -207,7 +207,7 @@ def tune_patterns(games_dir, out, base, iterations, cv, exponent, compare):
               help="Simulations of our search that label a position (its V*).")
 @click.option("--steps", type=click.IntRange(1), default=1000, show_default=True,
               help="Balancing steps (batches).")
-@click.option("--alpha", type=click.FloatRange(0, min_open=True), default=20.0,
+@click.option("--alpha", type=click.FloatRange(0, min_open=True), default=50.0,
               show_default=True, help="Step size on the log-gammas.")
 @click.option("--batch", type=click.IntRange(1), default=50, show_default=True,
               help="Positions a step.")
