@@ -143,7 +143,7 @@ def test_balance_patterns_is_deterministic_and_resumes(tmp_path):
     a = (tmp_path / "a.db").read_text().replace("a.db", "b.db")
     assert a == (tmp_path / "b.db").read_text()
     assert full["held_out_error"]["a.db"] == resumed["held_out_error"]["b.db"]
-    assert set(full["held_out_error"]) == {"a.db", "mm start", "mc_montegnu_classic",
+    assert set(full["held_out_error"]) == {"a.db", "start", "mc_montegnu_classic",
                                            "mc_mogo_classic", "mc_uniform"}
     assert full["train_positions"] == 6 and full["steps"] == 6
     labels = [json.loads(x) for x in (tmp_path / "a.db.work" / "labels-train.jsonl")
@@ -184,3 +184,23 @@ def test_gnugo_plays_with_a_balanced_database(tmp_path):
     assert r.returncode == 0, r.stderr
     answers = [a for a in r.stdout.split("\n\n") if a.strip()]
     assert answers[4].startswith("= ") and answers[4][2:].strip()[0] in "ABCDEFGHJ"
+
+
+def test_a_databases_rules_are_its_parameters(tmp_path):
+    """Balancing a database (one parameter a rule): its cells are the rules' values, the file
+    written back before any step is the same table, and the own-eye rules stay 0."""
+    compiled = load_patterns("mc_montegnu_classic")
+    positions = [balance.TrainingPosition("x", 0, 0.6)]
+    positions[0].board = lambda: _board("E5 C3 G7")
+    bal = balance.Balancer(compiled, positions)
+    assert bal.na == len(compiled.rules) + 1
+    assert np.allclose(bal.cell_gamma(), compiled.values.reshape(-1), rtol=1e-9)
+    bal.write(tmp_path / "same.db", ["test"])
+    assert np.array_equal(load_patterns(tmp_path / "same.db").values, compiled.values)
+    balance.train(bal, 3, alpha=10.0, batch=1, m=8, n=8, seed=1)
+    eyes = [r for r, rule in enumerate(compiled.rules) if rule.value == 0]
+    assert eyes and np.all(bal.theta[eyes] == 0.0) and bal.theta[bal.na - 1] == 0.0
+    bal.write(tmp_path / "moved.db", ["test"])
+    moved = load_patterns(tmp_path / "moved.db")
+    assert [r.value == 0 for r in moved.rules] == [r.value == 0 for r in compiled.rules]
+    assert not np.array_equal(moved.values, compiled.values)

@@ -260,27 +260,61 @@ class CellFeatures:
                    np.ascontiguousarray(geometry_classes().index_class, dtype=np.int32))
 
 
-class Balancer:
-    """Simulation balancing of a :class:`playout.go.tune.Model` on labelled positions.
+def rule_cells(compiled) -> np.ndarray:
+    """int64[1107 * 256]: the index of the rule that sets each cell of a compiled database
+    (first match wins, as :func:`playout.go.pattern_compiler.compile_rules`), or
+    ``len(compiled.rules)`` for a cell no rule sets (GNU Go's default value 1)."""
+    from playout.go.pattern_compiler import N_CLASSES, diagram_class_match
+    from playout.go.patterns import property_code_mask
 
-    ``theta`` (float64[1107 + 60 + 5]): the log-gammas, shape classes, tactical keys, then the
-    four contexts and the dummy (kept at 0).  :meth:`step` runs one batch of Algorithm 1
-    (module docstring); :meth:`model` gives the balanced model back for
-    :func:`playout.go.tune.write_database`; :meth:`evaluate` the mean squared error of the
-    playouts' mean result against the targets.
+    out = np.full((N_CLASSES, 256), len(compiled.rules), np.int64)
+    filled = np.zeros((N_CLASSES, 256), bool)
+    for r, rule in enumerate(compiled.rules):
+        new = diagram_class_match(rule.masks)[:, None] & property_code_mask(rule.properties)[None, :]
+        new &= ~filled
+        out[new] = r
+        filled |= new
+    return out.reshape(-1)
+
+
+class Balancer:
+    """Simulation balancing of a playout policy on labelled positions.
+
+    The policy is either a :class:`playout.go.tune.Model` (its features: ``theta``
+    float64[1107 + 60 + 5], the log-gammas of the shape classes, tactical keys, then the four
+    contexts and a dummy kept at 0) or a compiled database (``CompiledPatterns``: ``theta``
+    holds the log-values of its rules, then GNU Go's default value 1 of the cells no rule
+    sets, kept at 0 as the scale; rules of value 0, the own eyes, stay 0).  :meth:`step` runs
+    one batch of Algorithm 1 (module docstring); :meth:`model` / :meth:`write` give the
+    balanced policy back as a model or an ``mc_*.db`` file; :meth:`evaluate` the mean squared
+    error of the playouts' mean result against the targets.
     """
 
     def __init__(self, model, positions: Sequence[TrainingPosition], komi: float | None = None):
         from playout.go.pattern_compiler import N_CLASSES
         from playout.go.playout import PlayoutState
         from playout.go.tables import load_table
-        from playout.go.tune import N_TACTICAL
+        from playout.go.tune import N_TACTICAL, Model
 
         self.cells = CellFeatures.build()
-        self.na = N_CLASSES + N_TACTICAL
         self.base = model
-        self.theta = np.concatenate([np.log(model.shape), np.log(model.tactical),
-                                     np.log(model.context), [0.0]])
+        if isinstance(model, Model):
+            self.na = N_CLASSES + N_TACTICAL
+            self.theta = np.concatenate([np.log(model.shape), np.log(model.tactical),
+                                         np.log(model.context), [0.0]])
+            self.frozen = np.zeros(self.theta.shape[0], bool)
+            self.frozen[-1] = True  # the dummy context
+        else:  # a compiled database: one parameter a rule, then the default cells'
+            rules = model.rules
+            self.na = len(rules) + 1
+            fa = rule_cells(model)
+            values = np.array([r.value for r in rules] + [1], np.float64)
+            self.cells = CellFeatures(fa, np.zeros_like(fa), values[fa] == 0,
+                                      self.cells.index_class)
+            self.theta = np.concatenate([np.log(np.maximum(values, 1.0)), [0.0]])
+            self.frozen = np.zeros(self.theta.shape[0], bool)
+            self.frozen[self.na - 1:] = True  # the default value 1 and the dummy
+            self.frozen[:len(rules)] |= values[:-1] == 0
         table = load_table()
         boards = [p.board() for p in positions]
         self.values = np.array([p.value for p in positions], np.float64)
@@ -307,7 +341,7 @@ class Balancer:
         balance_step(self.states[batch], self.scratch, self.values[batch],
                      self.cells.index_class, self.cell_gamma(), self.cells.fa, self.cells.fb,
                      self.na, self.komi, m, n, seed, out_v, g)
-        g[-1] = 0.0  # the dummy context stays at gamma 1
+        g[self.frozen] = 0.0
         self.theta += alpha * g / len(batch)
         self.steps += 1
         return float(np.mean((self.values[batch] - out_v) ** 2))
@@ -320,6 +354,23 @@ class Balancer:
                      self.cell_gamma(), self.cells.fa, self.cells.fb, self.na, self.komi,
                      playouts, 0, seed, out_v, g)
         return float(np.mean((self.values - out_v) ** 2)), out_v
+
+    def write(self, path: str | Path, header: Sequence[str]) -> int:
+        """Write the balanced policy as an ``mc_*.db`` file; returns its number of rules.  A
+        model: :func:`playout.go.tune.write_database`; a database: its own rules and diagrams
+        in their order, each with its balanced value (rounded, at least 1; own eyes 0)."""
+        from playout.go.tune import Model, write_database
+
+        if isinstance(self.base, Model):
+            return write_database(self.model(), path, header)
+        out = [f"# {h}".rstrip() for h in header]
+        out += ["#", f"# The rules of {Path(self.base.name).name} with balanced values; cells "
+                "no rule sets keep GNU Go's default 1.", ""]
+        for r, rule in enumerate(self.base.rules):
+            v = 0 if rule.value == 0 else int(min(10**7, max(1, round(np.exp(self.theta[r])))))
+            out += [*rule.diagram, ":" + ",".join([str(v), *rule.properties]), ""]
+        Path(path).write_text("\n".join(out) + "\n")
+        return len(self.base.rules)
 
     def model(self):
         """The balanced :class:`playout.go.tune.Model` (every class written: ``seen`` all)."""
@@ -385,14 +436,16 @@ def balance_patterns(games_dir: str | Path, out: str | Path, positions: int = 15
                      held_positions: int = 100, label_playouts: int = 20000, steps: int = 1000,
                      alpha: float = 50.0, batch: int = 50, m: int = 32, n: int = 32,
                      seed: int = 1, eval_playouts: int = 512, work: str | Path | None = None,
-                     command: str | None = None, log=None) -> dict:
+                     command: str | None = None, log=None, start_db: str | None = None) -> dict:
     """``playout go balance-patterns``: MM-fit the training games of ``games_dir`` (as
     :func:`playout.go.tune.tune`), label ``positions`` positions of them and
     ``held_positions`` of the held-out games by our search (:func:`label_positions`,
     ``label_playouts`` simulations), balance the MM model for ``steps`` batches
     (:func:`train`), write it as the ``mc_*.db`` file ``out`` and return a report: the
     held-out positions' mean squared error of the playouts' mean result for the balanced
-    database, the MM start and the three built-ins.  Labels and the checkpoint live in
+    database, the start and the three built-ins.  ``start_db`` (a built-in name or a file):
+    balance that database's rule values instead of MM's model (one parameter a rule, the
+    file written keeps its rules).  Labels and the checkpoint live in
     ``work`` (default ``OUT.work/``): a killed run resumes where it stopped.  Raises
     ``ValueError`` (one line) for a missing folder or too few games."""
     import shlex
@@ -401,7 +454,7 @@ def balance_patterns(games_dir: str | Path, out: str | Path, positions: int = 15
     from playout.go.pattern_compiler import load_patterns
     from playout.go.patterns import BUILTIN_NAMES
     from playout.go.selfplay import split_files
-    from playout.go.tune import distinct_games, extract_positions, fit, write_database
+    from playout.go.tune import distinct_games, extract_positions, fit
 
     say = log or (lambda s: None)
     train_files, held_files = split_files(games_dir)
@@ -414,8 +467,11 @@ def balance_patterns(games_dir: str | Path, out: str | Path, positions: int = 15
                          f"({len(train_files)} and {len(held_files)})")
     work = Path(work) if work is not None else Path(str(out) + ".work")
     work.mkdir(parents=True, exist_ok=True)
-    say(f"MM on {len(train_files)} training games")
-    start = fit(extract_positions(train_files))
+    if start_db is not None:
+        start = load_patterns(start_db)
+    else:
+        say(f"MM on {len(train_files)} training games")
+        start = fit(extract_positions(train_files))
     say(f"labelling {positions} training and {held_positions} held-out positions "
         f"({label_playouts} simulations each; resumable in {work})")
     lab_train = label_positions(sample_positions(train_files, positions, seed),
@@ -426,26 +482,28 @@ def balance_patterns(games_dir: str | Path, out: str | Path, positions: int = 15
     lab_train = [p for p in lab_train if (p.file, p.move) in keys]
     bal = train(Balancer(start, lab_train), steps, alpha, batch, m, n, seed,
                 work / "theta.npz", log=log)
-    balanced = bal.model()
     cmd = command or shlex.join(["playout", *sys.argv[1:]])
     header = [
         f"{Path(out).name} -- pattern values balanced by playout go balance-patterns",
         "",
         "Simulation balancing (Huang, Coulom and Lin, 'Monte-Carlo Simulation Balancing in",
-        "Practice', Computers and Games 2010, Algorithm 1) of the MM model of playout go",
-        f"tune-patterns fitted on {len(train_files)} training games of {Path(games_dir).name}:",
+        "Practice', Computers and Games 2010, Algorithm 1) of "
+        + (f"the rule values of {Path(start_db).name}" if start_db is not None else
+           f"the MM model of playout go tune-patterns fitted on {len(train_files)} training "
+           f"games of {Path(games_dir).name}") + ":",
         f"  targets: Black's win rate by our own search ({label_playouts} simulations) in",
-        f"  {len(lab_train)} positions of those games",
+        f"  {len(lab_train)} positions of the training games of {Path(games_dir).name}",
         f"  {steps} steps of {batch} positions, alpha {alpha:g}, M = {m}, N = {n} playouts, seed {seed}",
         f"  command: {cmd}",
-        "Features: tactical key (ocap, xcap, near, osafe) for captures and strings in atari;",
-        "otherwise 3x3 shape x (near, osafe). Values = gamma x one scale.",
+        *([] if start_db is not None else [
+            "Features: tactical key (ocap, xcap, near, osafe) for captures and strings in "
+            "atari;", "otherwise 3x3 shape x (near, osafe). Values = gamma x one scale."]),
         "Part of playout (MIT licence); GNU Go 3.8's Monte Carlo pattern format.",
     ]
-    n_rules = write_database(balanced, out, header)
+    n_rules = bal.write(out, header)
     held = Balancer(start, lab_held)
     cells = {Path(out).name: load_patterns(out).values.reshape(-1),
-             "mm start": held.cell_gamma()}
+             "start": held.cell_gamma()}
     for name in BUILTIN_NAMES:
         cells[f"mc_{name}"] = load_patterns(name).values.reshape(-1)
     return {"train_games": len(train_files), "held_out_games": len(held_files),

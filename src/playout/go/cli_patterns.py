@@ -221,19 +221,23 @@ def tune_patterns(games_dir, out, base, iterations, cv, exponent, compare):
 @click.option("--work", type=click.Path(file_okay=False), default=None,
               help="Folder of the labels and the checkpoint (default: OUT.work): rerun the "
                    "same command to resume.")
+@click.option("--start", "start_db", default=None, metavar="NAME|FILE",
+              help="Balance this database's rule values (one parameter a rule) instead of "
+                   "the MM model of the games.")
 def balance_patterns(games_dir, out, positions, held_positions, label_playouts, steps, alpha,
-                     batch, m, n, seed, eval_playouts, work):
+                     batch, m, n, seed, eval_playouts, work, start_db):
     """Fit pattern values by simulation balancing (Huang, Coulom and Lin 2010): start from
-    MM on the training games of GAMES_DIR, move the values so that playouts' mean results
+    MM on the training games of GAMES_DIR (or --start's database), move the values so that playouts' mean results
     match our own search's win rates in positions of those games, write a GNU Go mc_*.db
-    file and print the held-out positions' error for it, the MM start and the built-ins
+    file and print the held-out positions' error for it, the start and the built-ins
     (JSON).  Resumable."""
     from playout.go.balance import balance_patterns as run
     from playout.go.sgf import SgfError
 
     try:
         r = run(games_dir, out, positions, held_positions, label_playouts, steps, alpha, batch,
-                m, n, seed, eval_playouts, work, log=lambda s: click.echo(s, err=True))
+                m, n, seed, eval_playouts, work, log=lambda s: click.echo(s, err=True),
+                start_db=start_db)
     except OSError as exc:
         raise _BadInput(f"{exc.filename or out}: {exc.strerror or exc}") from None
     except (SgfError, PatternError, ValueError) as exc:
