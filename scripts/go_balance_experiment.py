@@ -10,6 +10,7 @@ both cores and the MM start can be fitted on more games than the positions come 
     python scripts/go_balance_experiment.py label --part 1 &
     python scripts/go_balance_experiment.py label --held
     python scripts/go_balance_experiment.py train --alpha 50 --steps 1100 --run out/go-balance/run-a50
+    python scripts/go_balance_experiment.py mse --run out/go-balance/run-a50   # the results table
 
 Positions: 1,500 of the training games of the random-opening collection (one a game, the seeded
 draw of :func:`playout.go.balance.sample_positions`, seed 1) and 100 of its held-out games
@@ -45,7 +46,7 @@ def _mm() -> Model:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("step", choices=["fit-mm", "label", "train"])
+    ap.add_argument("step", choices=["fit-mm", "label", "train", "mse"])
     ap.add_argument("--part", type=int, choices=[0, 1], default=None)
     ap.add_argument("--held", action="store_true")
     ap.add_argument("--alpha", type=float, default=50.0)
@@ -74,6 +75,16 @@ def main() -> None:
     run = Path(a.run)
     run.mkdir(parents=True, exist_ok=True)
     m = _mm()
+    if a.step == "mse":  # held-out error, 2,048 playouts a position (4 min)
+        held = balance.Balancer(m, balance.read_labels(OUT / "labels-held.jsonl"))
+        cells = {"balanced": load_patterns(run / "mc_balanced.db").values.reshape(-1),
+                 "MM start": held.cell_gamma()}
+        for name in ("mc_montegnu_classic", "mc_mogo_classic", "mc_uniform",
+                     "src/playout/go/data/mc_tuned_v1.db", "data/go/tuned/mc_tuned_v3.db"):
+            cells[name] = load_patterns(name).values.reshape(-1)
+        for k, v in balance.mse_report(cells, held, 2048, 13).items():
+            print(f"| {k} | {v['mse']:.5f} | {v['bias']:+.4f} |")
+        return
     train = (balance.read_labels(OUT / "labels-train.jsonl")
              + balance.read_labels(OUT / "labels-train-b.jsonl"))
     held = balance.Balancer(m, balance.read_labels(OUT / "labels-held.jsonl"))
