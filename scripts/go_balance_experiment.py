@@ -10,7 +10,9 @@ both cores and the MM start can be fitted on more games than the positions come 
     python scripts/go_balance_experiment.py label --part 1 &
     python scripts/go_balance_experiment.py label --held
     python scripts/go_balance_experiment.py train --alpha 50 --steps 1100 --run out/go-balance/run-a50
-    python scripts/go_balance_experiment.py mse --run out/go-balance/run-a50   # the results table
+    python scripts/go_balance_experiment.py train --alpha 10 --steps 200 --run out/go-balance/mg-a10 \
+        --start mc_montegnu_classic             # montegnu's rule values balanced
+    python scripts/go_balance_experiment.py mse --run out/go-balance/run-a50 --also out/go-balance/mg-a10
 
 Positions: 1,500 of the training games of the random-opening collection (one a game, the seeded
 draw of :func:`playout.go.balance.sample_positions`, seed 1) and 100 of its held-out games
@@ -32,7 +34,7 @@ import numpy as np
 from playout.go import balance
 from playout.go.pattern_compiler import load_patterns
 from playout.go.selfplay import is_held_out
-from playout.go.tune import Model, distinct_games, extract_positions, fit, write_database
+from playout.go.tune import Model, distinct_games, extract_positions, fit
 
 OUT = Path("out/go-balance")
 O3 = "out/go-games/gnugo-l10-o3/*.sgf"
@@ -52,6 +54,8 @@ def main() -> None:
     ap.add_argument("--alpha", type=float, default=50.0)
     ap.add_argument("--steps", type=int, default=1100)
     ap.add_argument("--run", default=str(OUT / "run"))
+    ap.add_argument("--start", default=None, help="train: balance this database's rule values")
+    ap.add_argument("--also", action="append", default=[], help="mse: another run folder")
     a = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     if a.step == "fit-mm":
@@ -82,16 +86,19 @@ def main() -> None:
         for name in ("mc_montegnu_classic", "mc_mogo_classic", "mc_uniform",
                      "src/playout/go/data/mc_tuned_v1.db", "data/go/tuned/mc_tuned_v3.db"):
             cells[name] = load_patterns(name).values.reshape(-1)
+        for other in a.also:
+            cells[other] = load_patterns(Path(other) / "mc_balanced.db").values.reshape(-1)
         for k, v in balance.mse_report(cells, held, 2048, 13).items():
             print(f"| {k} | {v['mse']:.5f} | {v['bias']:+.4f} |")
         return
     train = (balance.read_labels(OUT / "labels-train.jsonl")
              + balance.read_labels(OUT / "labels-train-b.jsonl"))
-    held = balance.Balancer(m, balance.read_labels(OUT / "labels-held.jsonl"))
-    bal = balance.Balancer(m, train)
+    start = load_patterns(a.start) if a.start else m
+    held = balance.Balancer(start, balance.read_labels(OUT / "labels-held.jsonl"))
+    bal = balance.Balancer(start, train)
     mono = load_patterns("mc_montegnu_classic").values.reshape(-1)
     print(len(train), "training positions;", balance.mse_report(
-        {"montegnu": mono, "mm": held.cell_gamma()}, held, 512, 7), flush=True)
+        {"montegnu": mono, "start": held.cell_gamma()}, held, 512, 7), flush=True)
     for k in range(100, a.steps + 100, 100):
         k = min(k, a.steps)
         t = time.time()
@@ -99,9 +106,9 @@ def main() -> None:
         held.theta = bal.theta
         print(k, round(time.time() - t), balance.mse_report({"balanced": held.cell_gamma()},
                                                             held, 512, 7), flush=True)
-    write_database(bal.model(), run / "mc_balanced.db",
-                   [f"simulation balancing, alpha {a.alpha:g}, {bal.steps} steps "
-                    "(scripts/go_balance_experiment.py)"])
+    bal.write(run / "mc_balanced.db",
+              [f"simulation balancing, alpha {a.alpha:g}, {bal.steps} steps "
+               "(scripts/go_balance_experiment.py)"])
 
 
 if __name__ == "__main__":
