@@ -6,7 +6,6 @@ with the database it writes."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -21,8 +20,10 @@ from playout.go.rules import M_LAST, M_MOVES, META
 from playout.go.tables import load_table
 from playout.go.tune import Model, position_cells
 
+from gnugo_mc import gnugo_mc_genmove
+
 needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="GNU Go 3.8 (gnugo) not installed")
-SHARED_GAMES = Path(__file__).resolve().parents[1] / "data" / "go" / "games"
+GAME_ARCHIVES = Path(__file__).resolve().parents[1] / "data" / "go" / "games"
 
 
 def _board(moves: str) -> Board:
@@ -123,7 +124,7 @@ def _games(tmp_path) -> Path:
 
     out = tmp_path / "games"
     out.mkdir()
-    with tarfile.open(SHARED_GAMES / "gnugo-l10-o3-9x9-s1-s2.tar.xz") as tar:
+    with tarfile.open(GAME_ARCHIVES / "gnugo-l10-o3-9x9-s1-s2.tar.xz") as tar:
         members = [m for m in tar.getmembers() if m.name.endswith(".sgf")][:24]
         for m in members:
             m.name = Path(m.name).name
@@ -177,13 +178,7 @@ def test_gnugo_plays_with_a_balanced_database(tmp_path):
     path = tmp_path / "mc_bal.db"
     write_database(bal.model(), path, ["test"])
     assert bal.model().shape.shape == (N_CLASSES,)
-    gtp = "boardsize 9\nclear_board\nplay b E5\nplay w C3\ngenmove b\nquit\n"
-    r = subprocess.run([GNUGO, "--mode", "gtp", "--monte-carlo", "--level", "1",
-                        "--mc-games-per-level", "100", "--mc-load-patterns", str(path)],
-                       input=gtp, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    answers = [a for a in r.stdout.split("\n\n") if a.strip()]
-    assert answers[4].startswith("= ") and answers[4][2:].strip()[0] in "ABCDEFGHJ"
+    gnugo_mc_genmove(path, ["b E5", "w C3"], "b")
 
 
 def test_a_databases_rules_are_its_parameters(tmp_path):

@@ -24,6 +24,8 @@ from playout.go.pattern_compiler import (
 )
 from playout.go.patterns import parse_patterns
 
+from gnugo_mc import gnugo_mc_genmove
+
 needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="GNU Go 3.8 (gnugo) not installed")
 
 
@@ -219,13 +221,7 @@ def test_prediction_counts_ties_fairly():
 def test_gnugo_plays_with_the_written_database(tmp_path):
     path = tmp_path / "mc_t.db"
     tune.write_database(_model(), path, ["test"])
-    gtp = "boardsize 9\nclear_board\nplay b E5\nplay w C3\nplay b G7\ngenmove w\nquit\n"
-    r = subprocess.run([GNUGO, "--mode", "gtp", "--monte-carlo", "--level", "1",
-                        "--mc-games-per-level", "100", "--mc-load-patterns", str(path)],
-                       input=gtp, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    answers = [a for a in r.stdout.split("\n\n") if a.strip()]
-    assert answers[5].startswith("= ") and answers[5][2:].strip()[0] in "ABCDEFGHJ"
+    gnugo_mc_genmove(path, ["b E5", "w C3", "b G7"], "w")
     # and a file it cannot read is an error for GNU Go (the option is really used)
     bad = subprocess.run([GNUGO, "--mode", "gtp", "--monte-carlo", "--mc-load-patterns",
                           str(tmp_path / "missing.db")], input="quit\n", capture_output=True,
