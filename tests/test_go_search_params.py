@@ -134,3 +134,16 @@ def test_exploration_finds_the_capture_the_greedy_search_can_miss(seed):
     mv, visits, rate, d3_visits, _ = mod.probe(20000, seed, uct_c=0.05)
     assert mv == "D3" and visits > 8000 and rate > 0.7
     assert mod.probe(20000, seed)[3] == 0
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_exploration_at_the_root_alone_finds_the_capture(seed):
+    """The same position with the exploration term at the root only (``root_uct_c`` 0.05, the
+    lines below greedy): D3 is chosen (measured: 13,837 and 9,702 of 20,000 visits, win rate
+    0.85-0.86, above the 0.79-0.80 of exploring everywhere), and ``root_uct_c`` None is the
+    default search exactly."""
+    mod = _blind_spot()
+    mv, visits, rate, _, _ = mod.probe(20000, seed, root_uct_c=0.05)
+    assert mv == "D3" and visits > 8000 and rate > 0.8
+    assert mod.probe(3000, seed, root_uct_c=None) == mod.probe(3000, seed)
+    assert mod.probe(3000, seed, root_uct_c=0.0) == mod.probe(3000, seed)

@@ -111,6 +111,8 @@ def go() -> None:
               help="RAVE equivalence parameter; 0 = plain UCT.")
 @click.option("--uct-c", type=click.FloatRange(0), default=0.0, show_default=True,
               help="Exploration constant of the RAVE-UCT score (0: no exploration term).")
+@click.option("--root-uct-c", type=click.FloatRange(0), default=None,
+              help="Exploration constant at the root alone (default: --uct-c there too).")
 @click.option("--amaf-weight", type=click.IntRange(0, 1), default=0, show_default=True,
               help="1: weighted AMAF updates (Fuego's: a move's weight falls from 2 right after "
                    "the node to 0 at the simulation's end); 0: every later move counts 1.")
@@ -147,7 +149,7 @@ def go() -> None:
                    "early stops (a game of n moves takes at most 1 + LOAN/n times --seconds "
                    "a move).")
 @engine_options
-def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, amaf_weight, fpu, prior_n, transpositions, warm_up, tactics, reply,
+def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, root_uct_c, amaf_weight, fpu, prior_n, transpositions, warm_up, tactics, reply,
         rules, prior_patterns, time_use, time_loan, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel,
         virtual_loss, seed, lgrf, twolib, twolib_escape) -> None:
     """Speak GTP version 2 on stdin/stdout."""
@@ -173,7 +175,7 @@ def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, amaf_weight, fpu, prior
                     reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
                     prior_n=prior_n, twolib_escape=twolib_escape, prior_table=prior_table,
                     time_use=TimeUse(loan=time_loan) if time_use == "adaptive" else None,
-                    amaf_weight=amaf_weight)
+                    amaf_weight=amaf_weight, root_uct_c=root_uct_c)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:

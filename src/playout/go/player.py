@@ -135,6 +135,9 @@ class Player:
         twolib_escape: the two-liberty rule's atari bound: ataris whose escape leaves the
             string at most this many liberties (:func:`playout.go.lowlib.atari_choice`; 2, or
             1 for only those that leave it in atari again).
+        root_uct_c: the exploration constant at the root alone (None: ``uct_c`` there too); the
+            lines below stay as greedy as ``uct_c`` makes them (issue 18, session 32: the greedy
+            search's blind spot of session 28 was a capture at the root).
         uct_c: exploration constant of the RAVE-UCT score (:mod:`playout.go.search`, ``UCT_C``
             = 0 by default: no exploration term, the AMAF statistics and their priors alone
             steer the choice; 0.15 before session 14).
@@ -165,7 +168,7 @@ class Player:
                  fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2,
                  prior_table: Table | None = None, parallel: str = "root",
                  virtual_loss: float | None = None, time_use: TimeUse | None = None,
-                 amaf_weight: int = AMAF_WEIGHT):
+                 amaf_weight: int = AMAF_WEIGHT, root_uct_c: float | None = None):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.prior_table = default_prior_table() if prior_table is None else prior_table
         self.playouts = playouts
@@ -198,6 +201,10 @@ class Player:
             if not (math.isfinite(float(v)) and float(v) >= 0):
                 raise ValueError(f"{name} must be a finite number >= 0, not {v}")
         self.uct_c = float(uct_c)
+        if root_uct_c is not None and not (math.isfinite(float(root_uct_c))
+                                           and float(root_uct_c) >= 0):
+            raise ValueError(f"root_uct_c must be a finite number >= 0, not {root_uct_c}")
+        self.root_uct_c = -1.0 if root_uct_c is None else float(root_uct_c)
         if int(amaf_weight) not in (0, 1):
             raise ValueError(f"amaf_weight must be 0 or 1, not {amaf_weight}")
         self.amaf_weight = int(amaf_weight)
@@ -328,7 +335,8 @@ class Player:
                          self.rave_k, self.transpositions and not shared, situational,
                          self.tactics, self.reply, self.lgrf, replies[i], self.twolib,
                          self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
-                         *self._prior_args(), cap_end, vloss, self.amaf_weight)
+                         *self._prior_args(), cap_end, vloss, self.amaf_weight,
+                         self.root_uct_c)
             done[i] += got
             return got
 

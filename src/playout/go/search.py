@@ -337,7 +337,7 @@ def _position_hash(S):
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
            rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0, lgrf=0,
            LG=None, twolib=0, uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N, twolib_escape=2, P=None,
-           own_prior=False, cap_end=-1, vloss=0.0, amaf_weight=AMAF_WEIGHT):
+           own_prior=False, cap_end=-1, vloss=0.0, amaf_weight=AMAF_WEIGHT, root_uct_c=-1.0):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
@@ -358,7 +358,9 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     (:func:`playout.go.lowlib.twolib_move`; 0 = off) and ``twolib_escape`` its atari bound
     (:func:`playout.go.lowlib.atari_choice`).  ``uct_c``, ``fpu``, ``prior_n``: the
     exploration constant, first-play urgency and virtual AMAF visits of the priors (the module's
-    ``UCT_C``, ``FPU``, ``PRIOR_N`` by default; see the module docstring).  ``P`` with
+    ``UCT_C``, ``FPU``, ``PRIOR_N`` by default; see the module docstring); ``root_uct_c`` >= 0
+    replaces ``uct_c`` at the root alone (negative, the default: the same everywhere), so that
+    the root's moves are explored while the lines below stay greedy.  ``P`` with
     ``own_prior``: a second compiled table whose values give the tree's priors
     (:func:`_expand`); the playouts keep ``T``.
 
@@ -447,7 +449,8 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
             pown[depth] = pos
             if NI[NCH, pos] == 0:
                 break
-            ch = _select(NI, NF, pos, rave_k, uct_c, fpu)
+            ch = _select(NI, NF, pos, rave_k,
+                         root_uct_c if (depth == 0 and root_uct_c >= 0.0) else uct_c, fpu)
             if ch < 0:
                 break
             p = NI[MOVE, ch]
