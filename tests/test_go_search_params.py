@@ -147,3 +147,17 @@ def test_exploration_at_the_root_alone_finds_the_capture(seed):
     assert mv == "D3" and visits > 8000 and rate > 0.8
     assert mod.probe(3000, seed, root_uct_c=None) == mod.probe(3000, seed)
     assert mod.probe(3000, seed, root_uct_c=0.0) == mod.probe(3000, seed)
+
+
+def test_scoring_and_genmove_share_one_compiled_search():
+    """``Player.dead_stones`` passes every argument of the search as ``genmove`` does, so numba
+    compiles one specialisation, not two (a second one doubled the first genmove's compile time
+    of a fresh install; an argument added to one call and not the other would do it again)."""
+    from playout.go.board import Board
+    from playout.go.player import Player
+    from playout.go.search import search
+
+    p = Player(playouts=64, seed=0, capacity=4096, root_uct_c=0.05)
+    p.final_score(Board(5), playouts=8)
+    p.genmove(Board(5))
+    assert len(search.signatures) == 1, search.signatures

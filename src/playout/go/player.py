@@ -539,7 +539,7 @@ class Player:
                    10**9, self.seed, float(RAVE_K), True, False, self.tactics,
                    self.reply, self.lgrf, lgrf_table(board.S.shape[1]), self.twolib,
                    self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
-                   *self._prior_args(), -1, 0.0, self.amaf_weight)  # every argument, as genmove passes them: numba compiles one
+                   *self._prior_args(), -1, 0.0, self.amaf_weight, -1.0)  # every argument, as genmove passes them: numba compiles one
             # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)
