@@ -149,15 +149,26 @@ def test_exploration_at_the_root_alone_finds_the_capture(seed):
     assert mod.probe(3000, seed, root_uct_c=0.0) == mod.probe(3000, seed)
 
 
-def test_scoring_and_genmove_share_one_compiled_search():
-    """``Player.dead_stones`` passes every argument of the search as ``genmove`` does, so numba
-    compiles one specialisation, not two (a second one doubled the first genmove's compile time
-    of a fresh install; an argument added to one call and not the other would do it again)."""
+def test_scoring_and_genmove_share_one_compiled_search(monkeypatch):
+    """``Player.dead_stones`` passes every argument of the search as ``genmove`` does, with the
+    same types, so numba compiles one specialisation, not two (a second one doubled the first
+    genmove's compile time of a fresh install; an argument added to one call and not the other
+    would do it again)."""
+    import numba
+
+    from playout.go import player as player_mod
     from playout.go.board import Board
     from playout.go.player import Player
-    from playout.go.search import search
 
+    real = player_mod.search
+    seen = []
+
+    def spy(*args):
+        seen.append(tuple(numba.typeof(a) for a in args))
+        return real(*args)
+
+    monkeypatch.setattr(player_mod, "search", spy)
     p = Player(playouts=64, seed=0, capacity=4096, root_uct_c=0.05)
     p.final_score(Board(5), playouts=8)
     p.genmove(Board(5))
-    assert len(search.signatures) == 1, search.signatures
+    assert len(seen) >= 2 and len(set(seen)) == 1, set(seen)
