@@ -227,10 +227,10 @@ def tune_patterns(games_dir, out, base, iterations, cv, exponent, compare):
 def balance_patterns(games_dir, out, positions, held_positions, label_playouts, steps, alpha,
                      batch, m, n, seed, eval_playouts, work, start_db):
     """Fit pattern values by simulation balancing (Huang, Coulom and Lin 2010): start from
-    MM on the training games of GAMES_DIR (or --start's database), move the values so that playouts' mean results
-    match our own search's win rates in positions of those games, write a GNU Go mc_*.db
-    file and print the held-out positions' error for it, the start and the built-ins
-    (JSON).  Resumable."""
+    MM on the training games of GAMES_DIR (or --start's database), move the values so that
+    playouts' mean results match our own search's win rates in positions of those games,
+    write a GNU Go mc_*.db file and print the held-out positions' error for it, the start
+    and the built-ins (JSON).  Resumable."""
     from playout.go.balance import balance_patterns as run
     from playout.go.sgf import SgfError
 
