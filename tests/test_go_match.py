@@ -14,10 +14,12 @@ import pytest
 from playout.go.match import GtpClient, GtpError, play_match
 
 # A minimal GTP engine: passes at genmove (``hang`` as argv[1]: never answers genmove; ``die``:
-# exits at genmove, as a segfaulting engine does; ``die SEED SEED'``: only when SEED == SEED').
+# exits at genmove, as a segfaulting engine does; ``die SEED SEED'``: only when SEED == SEED';
+# ``move TEXT``: answers genmove with TEXT, an empty answer when TEXT is missing).
 FAKE_ENGINE = r'''
 import sys, time
 hang = sys.argv[1:] == ["hang"]
+move = " ".join(sys.argv[2:]) if sys.argv[1:2] == ["move"] else "pass"
 die = sys.argv[1:2] == ["die"] and (len(sys.argv) < 4 or sys.argv[2] == sys.argv[3])
 for line in sys.stdin:
     cmd = line.split()
@@ -27,7 +29,7 @@ for line in sys.stdin:
         time.sleep(1000)
     if cmd[0] == "genmove" and die:
         sys.exit(139)
-    answer = {"genmove": "pass", "final_score": "W+7.0", "protocol_version": "2"}.get(cmd[0], "")
+    answer = {"genmove": move, "final_score": "W+7.0", "protocol_version": "2"}.get(cmd[0], "")
     sys.stdout.write(f"= {answer}\n\n")
     sys.stdout.flush()
     if cmd[0] == "quit":
@@ -64,6 +66,19 @@ def test_an_engine_that_echoes_commands_is_an_invalid_response(tmp_path, fake):
     assert len(recs) == 1  # the match stopped at the faulty game
     assert recs[0]["key"] == "A-vs-B-9-7.0-0" and recs[0]["a_won"] is None
     assert recs[0]["unfinished"].startswith("engine B: invalid GTP response")
+
+
+@pytest.mark.parametrize("answer, shown", [("", "''"), ("Z99", "'Z99'"), ("E5 E6", "'E5 E6'")])
+def test_a_genmove_answer_that_is_no_move_blames_the_engine_that_gave_it(tmp_path, fake, answer,
+                                                                         shown):
+    # Engine B (White in game 0) answers genmove with garbage: the error names B and its
+    # answer, not A, which would have refused the garbage as a 'play' (before: "engine A:
+    # 'play w ' -> ? syntax error").
+    r, out, recs = _match(tmp_path, fake, f"{fake} move {answer}", "--timeout", "20")
+    assert _one_line_error(r) == (f"Error: engine B: 'genmove w' -> {shown}, not a vertex of the "
+                                  f"9x9 board, pass or resign (game 0 recorded as unfinished in "
+                                  f"{out}; a rerun plays it again)")
+    assert recs[0]["unfinished"].startswith("engine B: 'genmove w'")
 
 
 def test_an_engine_that_never_answers_times_out_and_is_killed(tmp_path, fake):

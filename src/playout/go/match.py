@@ -97,6 +97,11 @@ def play_game(black_cmd: str, white_cmd: str, size: int = 9, komi: float = 7.0,
             if mv.lower() == "resign":
                 result = ("W" if c == BLACK else "B") + "+Resign"
                 break
+            try:
+                gtp_to_point(mv, size)
+            except ValueError:  # the mover answered garbage: its fault, not the other's
+                raise GtpError(f"engine {names[c - 1]}: 'genmove {cname}' -> {mv!r}, "
+                               f"not a vertex of the {size}x{size} board, pass or resign") from None
             moves.append(f"{cname} {mv}")
             ok, answer = engines[3 - c].send_many([f"play {cname} {mv}"])[0]
             if not ok and "illegal" in answer.lower():
