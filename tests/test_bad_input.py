@@ -42,6 +42,13 @@ def cli(*args, cwd=None):
     (["arena", "connect4", "--a", "mcts:discount=2", "--b", "random"], "discount must be in (0, 1]"),
     (["arena", "connect4", "--a", "mcts:seconds=-1", "--b", "random"], "seconds must be a finite number > 0"),
     (["arena", "connect4", "--a", "mcts:c=-1", "--b", "random"], "c must be a finite number >= 0"),
+    (["bg", "hint", "4HPwATDgc/ABMA:zzzzzzzzzzzz", "--dice", "31"],
+     "match ID 'zzzzzzzzzzzz': score 32563-26521 is not below the match length 26239"),
+    (["bg", "eval", "4HPwATDgc/ABMA", "--ply", "-3"], "ply: '-3' is out of range"),
+    (["bg", "eval", "4HPwATDgc/ABMA", "--ply", "-1"], "ply: '-1' is out of range"),
+    (["gtp", "--komi", "nan"], "komi must be a finite number"),
+    (["go", "match", "a", "b", "--out", "m.jsonl", "--komi", "inf"], "komi must be a finite number"),
+    (["go", "selfplay", "games", "--komi", "-nan"], "komi must be a finite number"),
 ])
 def test_cli_usage_errors_are_one_line_exit_2(tmp_path, args, message):
     (tmp_path / "usermod.py").write_text(USER_MODULE)

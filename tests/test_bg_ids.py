@@ -73,6 +73,13 @@ def test_board26_text():
     ("XGID=-b----O-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "checkers"),
     ("1,2,3", "board26: expected 26"),
     (",".join(["0"] + ["1"] * 16 + ["0"] * 9), "16 checkers"),
+    # a match's scores are below its length (before: a ZeroDivisionError in bg hint's EMG)
+    ("4HPwATDgc/ABMA:zzzzzzzzzzzz", "match ID 'zzzzzzzzzzzz': score 32563-26521 is not below "
+                                    "the match length 26239"),
+    ("4HPwATDgc/ABMA:cAmgACAAOAAA", "score 2-7 is not below the match length 5"),
+    ("4HPwATDgc/ABMA:cAmgAFAAEAAA", "score 5-2 is not below the match length 5"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:5:2:0:5:10", "XGID: score 5-2 is not below"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:-1:2:0:5:10", "XGID: negative score"),
 ])
 def test_bad_positions_name_the_field(text, field):
     with pytest.raises(PositionError, match=field):
@@ -95,3 +102,19 @@ def test_ascii_board_shows_counts():
     text = ascii_board(STARTING_BOARD, dice=(3, 1))
     assert "pips 167" in text and "dice 31" in text
     assert text.count("X") >= 15
+
+
+def test_gnubg_also_refuses_a_score_above_the_match_length():
+    # Debian gnubg 1.07: "Illegal match ID" for 2-7 in a 5-point match; it accepts 5-2 (a
+    # match already won: nothing to evaluate), which we refuse as well.
+    import shutil
+    import subprocess
+
+    exe = shutil.which("gnubg") or "/usr/games/gnubg"
+    if not Path(exe).exists():
+        pytest.skip("Debian gnubg is not installed")
+    r = subprocess.run([exe, "-t", "-q"], input="new match 5\nset matchid cAmgACAAOAAA\n",
+                       capture_output=True, text=True, timeout=60)
+    assert "Illegal match ID 'cAmgACAAOAAA'" in r.stdout + r.stderr
+    with pytest.raises(PositionError, match="score 2-7 is not below the match length 5"):
+        parse_position("4HPwATDgc/ABMA:cAmgACAAOAAA")

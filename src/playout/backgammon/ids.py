@@ -207,6 +207,14 @@ def match_id(pos: Position, turn: int = 0) -> str:
         no_jacoby=int(not pos.jacoby and not pos.match_length)))
 
 
+def _check_score(what: str, match_length: int, score: tuple[int, int]) -> None:
+    """A match's scores are below its length (a side at the length has won the match; gnubg's
+    and XG's match states never hold such a score).  Money (length 0) keeps any session score."""
+    if match_length and max(score) >= match_length:
+        raise PositionError(f"{what}: score {score[0]}-{score[1]} is not below the match length "
+                            f"{match_length}")
+
+
 def _from_gnubg(pid: str, mid: str | None) -> Position:
     board = board_from_position_id(pid)
     if mid is None:
@@ -223,6 +231,7 @@ def _from_gnubg(pid: str, mid: str | None) -> Position:
             raise PositionError(f"match ID {mid!r}: impossible dice {f['die1']}{f['die2']}")
         dice = (f["die1"], f["die2"])
     scores = (f["score0"], f["score1"])
+    _check_score(f"match ID {mid!r}", f["match_length"], scores)
     return Position(
         board, cube_value=1 << f["cube_log2"], cube_owner=cube_owner, dice=dice,
         match_length=f["match_length"], score=(scores[turn], scores[1 - turn]),
@@ -312,6 +321,9 @@ def parse_xgid(text: str) -> Position:
         board = flip(board)
         owner = {"centered": "centered", "player": "opponent", "opponent": "player"}[owner]
         score = (s2, s1)
+    if mlen < 0 or min(s1, s2) < 0:
+        raise PositionError(f"XGID: negative score or match length in {text!r}")
+    _check_score("XGID", mlen, (s1, s2))
     if mlen:
         return Position(board, 1 << cube_log2, owner, dice, mlen, score, crawford=bool(flag & 1),
                         jacoby=False, beaver=False, max_cube_log2=max_cube)

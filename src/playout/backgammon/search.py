@@ -197,13 +197,15 @@ def parse_ply(text: str | int) -> int:
     gnubg's N-ply = our N+1; ``"0"`` and ``"0ply"`` (meaningless in XG numbering) are read as
     gnubg's 0-ply = 1-ply.
     """
-    t = str(text).strip().lower().replace("-", "").replace("ply", "")
+    t = str(text).strip().lower().removesuffix("ply").removesuffix("-")
     gnubg = t.endswith("g") or t.startswith("gnubg:")
-    t = t.replace("gnubg:", "").rstrip("g")
+    t = t.replace("gnubg:", "").removesuffix("g")
     try:
         n = int(t)
     except ValueError:
         raise ValueError(f"ply: {text!r} is not a ply (e.g. 1, 2, 3, or gnubg's 0g/1g/2g)") from None
+    if t.startswith("-"):  # "-1" is no ply (before: its sign was dropped with "2-ply"'s hyphen)
+        raise ValueError(f"ply: {text!r} is out of range (1..4 in XG numbering)")
     if gnubg or n == 0:
         n += 1
     if not 1 <= n <= 4:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import threading
@@ -15,6 +16,20 @@ LAZY = {"patterns": "playout.go.cli_patterns:patterns",
         "selfplay": "playout.go.cli_patterns:selfplay",
         "tune-patterns": "playout.go.cli_patterns:tune_patterns",
         "balance-patterns": "playout.go.cli_patterns:balance_patterns"}
+
+
+def _finite_komi(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """``--komi``'s check: a finite number within +-1000, as GTP ``komi`` (:mod:`playout.go.gtp`)
+    and SGF ``KM`` accept."""
+    if not (math.isfinite(value) and abs(value) <= 1000):
+        raise click.BadParameter(f"komi must be a finite number within +-1000, not {value}")
+    return value
+
+
+#: the ``--komi`` option of every Go command (points given to White)
+komi_option = click.option("--komi", type=float, default=7.0, show_default=True,
+                           callback=_finite_komi, help="Points given to White.")
+
 #: ``--rules`` choices (:data:`playout.go.rulesets.RULESETS`; kept here so that --help does not
 #: import the engine)
 RULE_NAMES = ("positional", "situational", "simple-ko", "tromp-taylor", "new-zealand")
@@ -103,7 +118,7 @@ def go() -> None:
 
 @click.command("gtp")
 @click.option("--boardsize", type=click.IntRange(5, 19), default=9, show_default=True)
-@click.option("--komi", type=float, default=7.0, show_default=True)
+@komi_option
 @click.option("--resign", type=click.FloatRange(0, 1), default=0.08, show_default=True,
               help="Resign below this win rate (0: never).")
 @click.option("--verbose", is_flag=True, help="Print each genmove's analysis on stderr.")
@@ -299,7 +314,7 @@ def crosscheck(games, size, seed, rules, timeout):
 @click.argument("engine_b")
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--size", type=click.IntRange(5, 19), default=9, show_default=True)
-@click.option("--komi", type=float, default=7.0, show_default=True)
+@komi_option
 @click.option("--out", type=click.Path(dir_okay=False), required=True, help="JSONL results (resumed).")
 @click.option("--names", default="A,B", show_default=True, help="Two names, comma-separated.")
 @click.option("--transcript", type=click.Path(dir_okay=False), default=None,

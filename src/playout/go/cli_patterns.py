@@ -18,6 +18,7 @@ import json
 
 import click
 
+from playout.go.cli import komi_option
 from playout.go.pattern_compiler import load_patterns
 from playout.go.patterns import PatternError
 
@@ -127,7 +128,7 @@ def patterns(source: str, stats: bool, show_rules: bool, verify: bool, as_json: 
 @click.argument("out_dir", type=click.Path(file_okay=False))
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--size", type=click.IntRange(5, 19), default=9, show_default=True)
-@click.option("--komi", type=float, default=7.0, show_default=True)
+@komi_option
 @click.option("--engine", type=click.Choice(["gnugo", "ours"]), default="gnugo", show_default=True,
               help="GNU Go 3.8 against itself at --level, or our engine at --playouts.")
 @click.option("--level", type=click.IntRange(0, 10), default=10, show_default=True,
