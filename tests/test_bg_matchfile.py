@@ -8,6 +8,7 @@ sides gnubg 0-ply with noise 0.03 / 0.06, ``export match mat``); the .sgf files 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -94,6 +95,20 @@ def test_an_illegal_play_is_reported_with_file_line_game_move(tmp_path):
     msg = str(exc.value)
     assert msg.startswith(f"{p}:{i + 1}: game 1 move ")
     assert "\n" not in msg
+
+
+def test_a_score_at_or_above_the_match_length_names_the_game(tmp_path):
+    # before: read without a word, then analysed into an error rate of nan (a match already
+    # won has no decisions)
+    lines = (DATA / "gnubg_3pt.mat").read_text().splitlines()
+    k = next(k for k, ln in enumerate(lines) if ln.strip() == "Game 1")
+    assert lines[k + 1].startswith(" gnubg : 0 ")
+    lines[k + 1] = lines[k + 1].replace("gnubg : 0", "gnubg : 3", 1)
+    p = tmp_path / "won.mat"
+    p.write_text("\n".join(lines) + "\n")
+    with pytest.raises(MatchFileError, match="^" + re.escape(
+            f"{p}:{k + 1}: game 1: score 3-0 is not below the match length 3") + "$"):
+        read_mat(p)
 
 
 def test_not_a_match_file(tmp_path):

@@ -157,6 +157,10 @@ def replay(match: Match) -> Match:
     """
     path = match.path
     for gi, game in enumerate(match.games, 1):
+        if match.length and max(game.score) >= match.length:  # the match was already won
+            raise MatchFileError(f"{path or '<match>'}:{game.line}: game {gi}: score "
+                                 f"{game.score[0]}-{game.score[1]} is not below the match "
+                                 f"length {match.length}")
         b0 = STARTING_BOARD.copy()  # board from player 0's side
         cube, owner = 1, None
         pending = None  # (doubler, value) while a double awaits its answer
