@@ -148,17 +148,20 @@ def pre_roll_probs(evaluator: Evaluator, board, ply: int = 1) -> np.ndarray:
     args = evaluator.kernel_args()
     if args is None:
         return _searching(evaluator, ply).evaluate(b[None])[0]
-    _announce_compile()
+    _announce_compile(value_ply)  # the one kernel this calls from Python
     out = np.zeros(5)
     value_ply(*args, b, ply, out)
     return out
 
 
-def _announce_compile() -> None:
+def _announce_compile(*kernels) -> None:
     """One stderr line when the n-ply kernels are about to compile (cold cache; a first
-    ``bg eval``/``hint`` on the 2-core reference machine, benchmarks/compile_cost.py)."""
-    announce_compile("the backgammon evaluation and n-ply kernels", "~10 s", value_ply,
-                     legal_moves_into)
+    ``bg eval``/``hint`` on the 2-core reference machine, benchmarks/compile_cost.py).
+    ``kernels``: the ones the caller runs from Python (default: those of a checker play);
+    a kernel only called from inside another has no cache of its own, so naming it would
+    announce a compile on every run."""
+    announce_compile("the backgammon evaluation and n-ply kernels", "~10 s",
+                     *(kernels or (value_ply, legal_moves_into)))
 
 
 def choose_move(board26, dice, evaluator: Evaluator | None = None, ply: int = 1, *,
