@@ -7,7 +7,11 @@ move it reports the engine's choice in the position before the move and its win 
 the move actually played the mover's win rate read from the search of the position after it
 (``played_winrate``; that search looks at the played move as deeply as the engine's choice
 was looked at), and ``loss``, the engine's choice's win rate minus the played move's (both the
-mover's; Monte Carlo noise makes small negative losses possible).
+mover's; Monte Carlo noise makes small negative losses possible).  Both are means of one node:
+the engine's choice's over its simulations, the played move's over every simulation of the
+search after it (its root, the tree kept), so a move that is the engine's choice loses ~0; the
+after-search's *best reply* rate would overstate every loss (by 0.01-0.03 at 3,000 playouts:
+a mean over replies against the best of them).
 
 The SGF written is the input file with, on the root and on every move node, Sabaki's ``SBKV``
 property (Black's win rate in percent of the position at that node, two decimals: what Sabaki
@@ -31,19 +35,27 @@ from playout.go.sgf import SgfGame, move_value
 @dataclass
 class PositionReview:
     """The search of one position: ``to_move``, the side to move's win rate of the engine's
-    choice ``move`` (padded point), its principal variation ``pv`` (points, ``move`` first)
-    and the simulations run."""
+    choice ``move`` (padded point), its principal variation ``pv`` (points, ``move`` first),
+    the simulations run and ``root_winrate``, the side to move's mean result over all of them
+    (None: not searched, the game was over)."""
 
     to_move: int
     move: int
     winrate: float
     pv: list
     playouts: int
+    root_winrate: float | None = None  # the side to move's mean over every simulation
+
+    @property
+    def value(self) -> float:
+        """The position's value for the side to move: ``root_winrate`` (``winrate`` where
+        the position was not searched)."""
+        return self.winrate if self.root_winrate is None else self.root_winrate
 
     @property
     def black_winrate(self) -> float:
-        """Black's win rate in [0, 1]."""
-        return self.winrate if self.to_move == BLACK else 1.0 - self.winrate
+        """Black's win rate in [0, 1]: the position's :attr:`value` (SBKV, the graph)."""
+        return self.value if self.to_move == BLACK else 1.0 - self.value
 
 
 def review_positions(game: SgfGame, player: Player, seconds: float | None = None,
@@ -69,7 +81,8 @@ def review_positions(game: SgfGame, player: Player, seconds: float | None = None
         info = player.analyze(b, seconds, None if seconds else playouts)
         cands = player.candidates(b)
         pv = next((k.pv for k in cands if k.move == info.move), [info.move])
-        out.append(PositionReview(b.to_move, info.move, info.winrate, pv, info.playouts))
+        out.append(PositionReview(b.to_move, info.move, info.winrate, pv, info.playouts,
+                                  info.root_winrate))
     return out
 
 
@@ -81,7 +94,7 @@ def move_records(game: SgfGame, positions: list[PositionReview]) -> list[dict]:
     recs = []
     for i, (c, p) in enumerate(game.board.moves):
         before, after = positions[i], positions[i + 1]
-        played = after.winrate if after.to_move == c else 1.0 - after.winrate
+        played = after.value if after.to_move == c else 1.0 - after.value
         recs.append({"move": i + 1, "color": "B" if c == BLACK else "W",
                      "played": point_to_gtp(p, size), "engine": point_to_gtp(before.move, size),
                      "winrate": round(before.winrate, 3), "played_winrate": round(played, 3),
