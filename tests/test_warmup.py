@@ -106,3 +106,19 @@ def test_warm_up_all_succeeds_and_leaves_nothing_to_compile():
     second = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     assert second.returncode == 0, second.stderr[-3000:]
     assert "playout: compiling" not in second.stderr, second.stderr
+
+
+def test_bg_eval_announces_only_the_kernels_it_calls_from_python(monkeypatch):
+    # A kernel called only from inside another keeps no cache of its own, so naming it made
+    # `bg eval` announce a compile on every run (legal_moves_into: only checker plays call it).
+    from playout.backgammon import search
+    from playout.backgammon.board import STARTING_BOARD
+    from playout.backgammon.evaluators import get_evaluator
+
+    seen = []
+    monkeypatch.setattr(search, "announce_compile", lambda what, est, *kernels: seen.append(kernels))
+    search.pre_roll_probs(get_evaluator(), STARTING_BOARD, 1)
+    assert seen == [(search.value_ply,)]
+    seen.clear()
+    search.choose_move(STARTING_BOARD, (3, 1))
+    assert seen == [(search.value_ply, search.legal_moves_into)]
