@@ -62,7 +62,17 @@ BAD_SGF = [
     ("(;GM[1]SZ[9]PL[x])", "bad PL value 'x' (B or W)"),
     ("(;GM[1]SZ[9]HA[two]AB[cc][gg])", "bad HA value 'two'"),
     ("(;GM[2]SZ[9];B[ee])", "GM[2] is not a Go game record (GM[1])"),
+    ("(;GM[1]SZ[9:13];B[ee])", "rectangular board SZ[9:13] not supported (Go boards here are square)"),
 ]
+
+
+def test_the_two_number_size_of_a_square_board_is_read(tmp_path):
+    # FF[4] allows SZ[columns:rows]; sgfmill reads only SZ[n] (before: "bad SZ value '9:9'")
+    f = tmp_path / "g.sgf"
+    f.write_text("(;GM[1]FF[4]SZ[ 9 : 9 ]KM[6.5];B[ee];W[cc])")
+    b = load_sgf(f)
+    assert b.size == 9 and b.komi == 6.5
+    assert b.moves == [(BLACK, gtp_to_point("E5", 9)), (WHITE, gtp_to_point("C7", 9))]
 
 
 #: setup after the first move that cannot be applied

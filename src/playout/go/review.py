@@ -29,7 +29,7 @@ from sgfmill import sgf
 
 from playout.go.board import BLACK, PASS, Board, point_to_gtp
 from playout.go.player import Player
-from playout.go.sgf import SgfGame, move_value
+from playout.go.sgf import SgfGame, move_value, read_sgf_bytes
 
 
 @dataclass
@@ -118,7 +118,7 @@ def write_review_sgf(src: str | Path, game: SgfGame, positions: list[PositionRev
     written to ``dest``.  Nodes, properties and variations of ``src`` are kept; the
     engine's variations are added after the existing children of each node."""
     size = game.board.size
-    sg = sgf.Sgf_game.from_bytes(Path(src).read_bytes())
+    sg = sgf.Sgf_game.from_bytes(read_sgf_bytes(src))
     root = sg.get_root()
     move_nodes = [nd for nd in sg.get_main_sequence() if nd.get_raw_move()[0] is not None]
     move_nodes = move_nodes[: len(game.board.moves)]

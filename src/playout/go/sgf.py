@@ -12,6 +12,7 @@ Setup properties are applied in any node of the main line (see :func:`read_game`
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,6 +167,27 @@ class SgfGame:
             b.play(p, c)
 
 
+_SZ_PAIR = re.compile(rb"SZ\[\s*(\d+)\s*:\s*(\d+)\s*\]")
+
+
+def read_sgf_bytes(path: str | Path) -> bytes:
+    """The bytes of SGF file ``path``, with FF[4]'s two-number size of a square board
+    (``SZ[9:9]``, section "SZ" of the FF[4] spec) written as the one number sgfmill reads.
+    Raises :class:`SgfError` for an unreadable file or a rectangular board (``SZ[9:13]``)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise SgfError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+    def square(m: re.Match) -> bytes:
+        if int(m.group(1)) != int(m.group(2)):
+            raise SgfError(f"{path}: rectangular board SZ[{m.group(1).decode()}:"
+                           f"{m.group(2).decode()}] not supported (Go boards here are square)")
+        return b"SZ[" + m.group(1) + b"]"
+
+    return _SZ_PAIR.sub(square, data)
+
+
 def read_game(path: str | Path, move_number: int | None = None,
               rules: Ruleset | str = DEFAULT_RULES) -> SgfGame:
     """The game record of ``path`` read as far as its first ``move_number`` moves (all if
@@ -183,18 +205,15 @@ def read_game(path: str | Path, move_number: int | None = None,
     means White moves first.
 
     Raises :class:`SgfError`, one line ``FILE: problem``, for: an unreadable file, bad SGF
-    syntax, ``GM`` other than 1 (Go), a size outside 5..19, a bad ``KM``/``HA``/``PL``/``SZ``
-    value, a setup point or move off the board (``FILE: move 3: bad point 'zz' for a 9x9
+    syntax, ``GM`` other than 1 (Go), a size outside 5..19 or a rectangular one (``SZ[9:9]`` is
+    read as ``SZ[9]``), a bad ``KM``/``HA``/``PL``/``SZ`` value, a setup point or move off the board (``FILE: move 3: bad point 'zz' for a 9x9
     board``; ``FILE: after move 2: AB: bad point ...`` for later setup), a point set twice in
     one node (``AB`` and ``AW``, ...), setup stones that leave a string without liberties,
     and an illegal move (``FILE: move 2 (W E5) is illegal: occupied``) under ``rules`` (a
     :class:`~playout.go.rulesets.Ruleset` or its name; the boards returned keep it).
     """
     rules = get_ruleset(rules)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise SgfError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    data = read_sgf_bytes(path)
     try:
         game = sgf.Sgf_game.from_bytes(data)
     except ValueError as exc:
