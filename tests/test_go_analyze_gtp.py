@@ -419,3 +419,16 @@ def test_a_move_that_is_the_engines_choice_loses_about_nothing(tmp_path):
     new = np.mean([recs[i]["loss"] for i in own])
     old = np.mean([positions[i].winrate - (1.0 - positions[i + 1].winrate) for i in own])
     assert abs(new) < 0.005 < old, (new, old)
+
+
+def test_go_analyze_of_a_record_without_moves_says_so(tmp_path):
+    from playout.go.cli import go
+
+    f = tmp_path / "empty.sgf"
+    f.write_text("(;GM[1]FF[4]SZ[7]KM[0.5])")
+    r = CliRunner().invoke(go, ["analyze", str(f), "--playouts", "100", "--mc-patterns",
+                                "uniform", "--no-files"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout == ""
+    assert re.fullmatch(rf"{re.escape(str(f))}: no moves to review; the position \(Black to move\) "
+                        r"was searched: engine [A-G][1-7], Black's win rate 0\.\d{3}\n", r.stderr)

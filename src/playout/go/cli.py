@@ -243,6 +243,7 @@ def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_pa
     from pathlib import Path
 
     from playout.go.player import Player
+    from playout.go.board import BLACK, point_to_gtp
     from playout.go.review import move_records, plot_winrates, review_positions, write_review_sgf
     from playout.go.sgf import SgfError, read_game
 
@@ -259,6 +260,12 @@ def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_pa
     sgf_out = sgf_out or str(src.with_name(src.stem + "-analysis.sgf"))
     graph = graph or str(src.with_name(src.stem + "-winrate.png"))
     positions = review_positions(game, pl, seconds, pl.playouts)
+    if not game.board.moves:  # nothing to review: say so rather than write near-empty files
+        p = positions[0]
+        side = "Black" if p.to_move == BLACK else "White"
+        click.echo(f"{src}: no moves to review; the position ({side} to move) was searched: "
+                   f"engine {point_to_gtp(p.move, game.board.size)}, Black's win rate "
+                   f"{p.black_winrate:.3f}", err=True)
     for rec in move_records(game, positions):
         if as_json:
             click.echo(json.dumps(rec))
