@@ -241,14 +241,21 @@ def test_genmove_analyze_is_not_interrupted_by_input(live):
 
 
 # ------------------------------------------------------------------------ go analyze
-def test_go_analyze_writes_sgf_with_sbkv_variations_and_a_png(tmp_path):
+def _analyze(path, text: str, playouts: int, *options: str):
+    """``playout go analyze`` of the record ``text`` written to ``path`` (uniform playouts)."""
     from playout.go.cli import go
 
-    f = tmp_path / "g.sgf"
-    f.write_text("(;GM[1]FF[4]SZ[7]KM[0.5]PB[Kim]PW[Lee];B[dd];W[cc]C[a comment];B[ee];W[ed])")
-    r = CliRunner().invoke(go, ["analyze", str(f), "--playouts", "200", "--mc-patterns",
-                                "uniform", "--json"])
+    path.write_text(text)
+    r = CliRunner().invoke(go, ["analyze", str(path), "--playouts", str(playouts),
+                                "--mc-patterns", "uniform", *options])
     assert r.exit_code == 0, r.output
+    return r
+
+
+def test_go_analyze_writes_sgf_with_sbkv_variations_and_a_png(tmp_path):
+    f = tmp_path / "g.sgf"
+    r = _analyze(f, "(;GM[1]FF[4]SZ[7]KM[0.5]PB[Kim]PW[Lee];B[dd];W[cc]C[a comment];B[ee];W[ed])",
+                 200, "--json")
     recs = [json.loads(x) for x in r.stdout.splitlines()]
     assert [x["played"] for x in recs] == ["D4", "C5", "E3", "E4"]
     png = tmp_path / "g-winrate.png"
@@ -286,15 +293,9 @@ def test_go_analyze_writes_sgf_with_sbkv_variations_and_a_png(tmp_path):
 
 
 def test_go_analyze_scores_the_position_after_two_passes(tmp_path):
-    from playout.go.cli import go
-
     # one black stone on 5x5, then two passes: area scoring gives Black all 25 points against
     # White's komi 0.5, so Black has won (the search would answer 1/2: no move is left)
-    f = tmp_path / "g.sgf"
-    f.write_text("(;GM[1]SZ[5]KM[0.5];B[cc];W[];B[])")
-    r = CliRunner().invoke(go, ["analyze", str(f), "--playouts", "100", "--mc-patterns",
-                                "uniform", "--json"])
-    assert r.exit_code == 0, r.output
+    r = _analyze(tmp_path / "g.sgf", "(;GM[1]SZ[5]KM[0.5];B[cc];W[];B[])", 100, "--json")
     last = json.loads(r.stdout.splitlines()[-1])
     assert (last["played"], last["played_winrate"]) == ("pass", 1.0)
     game = sgf.Sgf_game.from_bytes((tmp_path / "g-analysis.sgf").read_bytes())
@@ -422,13 +423,8 @@ def test_a_move_that_is_the_engines_choice_loses_about_nothing(tmp_path):
 
 
 def test_go_analyze_of_a_record_without_moves_says_so(tmp_path):
-    from playout.go.cli import go
-
     f = tmp_path / "empty.sgf"
-    f.write_text("(;GM[1]FF[4]SZ[7]KM[0.5])")
-    r = CliRunner().invoke(go, ["analyze", str(f), "--playouts", "100", "--mc-patterns",
-                                "uniform", "--no-files"])
-    assert r.exit_code == 0, r.output
+    r = _analyze(f, "(;GM[1]FF[4]SZ[7]KM[0.5])", 100, "--no-files")
     assert r.stdout == ""
     assert re.fullmatch(rf"{re.escape(str(f))}: no moves to review; the position \(Black to move\) "
                         r"was searched: engine [A-G][1-7], Black's win rate 0\.\d{3}\n", r.stderr)
