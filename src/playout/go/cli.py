@@ -242,8 +242,8 @@ def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_pa
     """
     from pathlib import Path
 
-    from playout.go.player import Player
     from playout.go.board import BLACK, point_to_gtp
+    from playout.go.player import Player
     from playout.go.review import move_records, plot_winrates, review_positions, write_review_sgf
     from playout.go.sgf import SgfError, read_game
 

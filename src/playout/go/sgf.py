@@ -208,9 +208,8 @@ def read_game(path: str | Path, move_number: int | None = None,
     syntax, ``GM`` other than 1 (Go), a size outside 5..19 or a rectangular one (``SZ[9:9]`` is
     read as ``SZ[9]``), a bad ``KM``/``HA``/``PL``/``SZ`` value, a setup point or move off the
     board (``FILE: move 3: bad point 'zz' for a 9x9 board``; ``FILE: after move 2: AB: bad
-    point ...`` for later setup), a point set twice in
-    one node (``AB`` and ``AW``, ...), setup stones that leave a string without liberties,
-    and an illegal move (``FILE: move 2 (W E5) is illegal: occupied``) under ``rules`` (a
+    point ...`` for later setup), a point set twice in one node (``AB`` and ``AW``, ...),
+    setup stones that leave a string without liberties, and an illegal move (``FILE: move 2 (W E5) is illegal: occupied``) under ``rules`` (a
     :class:`~playout.go.rulesets.Ruleset` or its name; the boards returned keep it).
     """
     rules = get_ruleset(rules)
