@@ -105,6 +105,10 @@ def engine_options(f):
         click.option("--twolib-escape", type=click.IntRange(1, 2), default=2, show_default=True,
                      help="--twolib's ataris: only where the escape leaves the string at most "
                           "this many liberties (1: in atari again)."),
+        click.option("--nakade", type=click.IntRange(0, 100), default=0, show_default=True,
+                     help="Percent of playout moves that play the vital point of a small eye "
+                          "space (three points, pyramid four, crossed or bulky five) next to "
+                          "the previous move when no atari answer was played (0: off)."),
     ]
     for o in reversed(opts):
         f = o(f)
@@ -166,7 +170,7 @@ def go() -> None:
 @engine_options
 def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, root_uct_c, amaf_weight, fpu, prior_n, transpositions, warm_up, tactics, reply,
         rules, prior_patterns, time_use, time_loan, mc_patterns, mc_load_patterns, playouts, seconds, threads, parallel,
-        virtual_loss, seed, lgrf, twolib, twolib_escape) -> None:
+        virtual_loss, seed, lgrf, twolib, twolib_escape, nakade) -> None:
     """Speak GTP version 2 on stdin/stdout."""
     from pathlib import Path
 
@@ -190,7 +194,7 @@ def gtp(boardsize, komi, resign, verbose, rave_k, uct_c, root_uct_c, amaf_weight
                     reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
                     prior_n=prior_n, twolib_escape=twolib_escape, prior_table=prior_table,
                     time_use=TimeUse(loan=time_loan) if time_use == "adaptive" else None,
-                    amaf_weight=amaf_weight, root_uct_c=root_uct_c)
+                    amaf_weight=amaf_weight, root_uct_c=root_uct_c, nakade=nakade)
     if verbose:
         eng.log = lambda s: print(s, file=sys.stderr, flush=True)
     if warm_up:
@@ -232,7 +236,7 @@ go.add_command(gtp)
 @click.option("--no-files", is_flag=True, help="Print only; write neither the SGF nor the graph.")
 @engine_options
 def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_patterns, playouts,
-            seconds, threads, parallel, virtual_loss, seed, lgrf, twolib, twolib_escape):
+            seconds, threads, parallel, virtual_loss, seed, lgrf, twolib, twolib_escape, nakade):
     """Print the engine's choice and win rate before each move of SGF_FILE, the win rate of
     the move played and its loss; write the record annotated and a win-rate graph.
 
@@ -255,7 +259,7 @@ def analyze(sgf_file, as_json, sgf_out, graph, no_files, mc_patterns, mc_load_pa
         raise UserError(str(exc)) from None
     pl = Player(table, playouts=playouts, seconds=seconds, threads=threads, parallel=parallel,
                 virtual_loss=virtual_loss, seed=seed, resign=0,
-                lgrf=lgrf, twolib=twolib, twolib_escape=twolib_escape)
+                lgrf=lgrf, twolib=twolib, twolib_escape=twolib_escape, nakade=nakade)
     src = Path(sgf_file)
     sgf_out = sgf_out or str(src.with_name(src.stem + "-analysis.sgf"))
     graph = graph or str(src.with_name(src.stem + "-winrate.png"))

@@ -70,7 +70,7 @@ class GtpEngine:
                  twolib_escape: int = 2, prior_table: Table | None = None,
                  parallel: str = "root", virtual_loss: float | None = None,
                  time_use: TimeUse | None = None, amaf_weight: int = AMAF_WEIGHT,
-                 root_uct_c: float | None = None):
+                 root_uct_c: float | None = None, nakade: int = 0):
         self.player = Player(table or load_table(DEFAULT_DATABASE), playouts=playouts,
                              seconds=seconds, threads=threads, parallel=parallel,
                              virtual_loss=virtual_loss, seed=seed,
@@ -79,7 +79,7 @@ class GtpEngine:
                              reply=reply, lgrf=lgrf, twolib=twolib, uct_c=uct_c, fpu=fpu,
                              prior_n=prior_n, twolib_escape=twolib_escape,
                              prior_table=prior_table, time_use=time_use,
-                             amaf_weight=amaf_weight, root_uct_c=root_uct_c)
+                             amaf_weight=amaf_weight, root_uct_c=root_uct_c, nakade=nakade)
         self.size = size
         self.komi = komi
         self.rules = get_ruleset(rules)

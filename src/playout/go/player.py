@@ -135,6 +135,9 @@ class Player:
         twolib_escape: the two-liberty rule's atari bound: ataris whose escape leaves the
             string at most this many liberties (:func:`playout.go.lowlib.atari_choice`; 2, or
             1 for only those that leave it in atari again).
+        nakade: percent of playout moves that, when ``reply`` gave none, play the vital point
+            of a small eye space next to the previous move (:func:`playout.go.nakade.nakade_move`:
+            three-point, pyramid-four, crossed- and bulky-five spaces); 0 = off.
         root_uct_c: the exploration constant at the root alone (None: ``uct_c`` there too); the
             lines below stay as greedy as ``uct_c`` makes them (issue 18, session 32: the greedy
             search's blind spot of session 28 was a capture at the root).
@@ -168,7 +171,8 @@ class Player:
                  fpu: float = FPU, prior_n: float = PRIOR_N, twolib_escape: int = 2,
                  prior_table: Table | None = None, parallel: str = "root",
                  virtual_loss: float | None = None, time_use: TimeUse | None = None,
-                 amaf_weight: int = AMAF_WEIGHT, root_uct_c: float | None = None):
+                 amaf_weight: int = AMAF_WEIGHT, root_uct_c: float | None = None,
+                 nakade: int = 0):
         self.table = table or load_table(DEFAULT_DATABASE)
         self.prior_table = default_prior_table() if prior_table is None else prior_table
         self.playouts = playouts
@@ -197,6 +201,9 @@ class Player:
         if int(twolib_escape) not in (1, 2):
             raise ValueError(f"twolib_escape must be 1 or 2, not {twolib_escape}")
         self.twolib_escape = int(twolib_escape)
+        if not 0 <= int(nakade) <= 100:
+            raise ValueError(f"nakade must be a percent 0..100, not {nakade}")
+        self.nakade = int(nakade)
         for name, v in (("uct_c", uct_c), ("fpu", fpu), ("prior_n", prior_n)):
             if not (math.isfinite(float(v)) and float(v) >= 0):
                 raise ValueError(f"{name} must be a finite number >= 0, not {v}")
@@ -336,7 +343,7 @@ class Player:
                          self.tactics, self.reply, self.lgrf, replies[i], self.twolib,
                          self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
                          *self._prior_args(), cap_end, vloss, self.amaf_weight,
-                         self.root_uct_c)
+                         self.root_uct_c, self.nakade)
             done[i] += got
             return got
 
@@ -539,7 +546,8 @@ class Player:
                    10**9, self.seed, float(RAVE_K), True, False, self.tactics,
                    self.reply, self.lgrf, lgrf_table(board.S.shape[1]), self.twolib,
                    self.uct_c, self.fpu, self.prior_n, self.twolib_escape,
-                   *self._prior_args(), -1, 0.0, self.amaf_weight, -1.0)  # every argument, as genmove passes them: numba compiles one
+                   *self._prior_args(), -1, 0.0, self.amaf_weight, -1.0,
+                   self.nakade)  # every argument, as genmove passes them: numba compiles one
             # specialisation of the search, not two
             self.owner_n = playouts
             self._owner_moves = len(board.moves)

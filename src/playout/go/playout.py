@@ -58,6 +58,7 @@ from numba import njit
 
 from playout.go.board import Board
 from playout.go.lowlib import twolib_move
+from playout.go.nakade import nakade_move
 from playout.go.properties import cheap_codes, move_props, point_codes
 from playout.go.rules import (
     BLACK,
@@ -515,7 +516,8 @@ def lgrf_table(npoints: int) -> np.ndarray:
 
 
 @njit(cache=True, _nrt=False)
-def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None, twolib=0, twolib_escape=2):
+def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None, twolib=0, twolib_escape=2,
+                nakade=0):
     """Play to the end from the current (value-initialised) state; return moves played.
 
     ``reply`` (percent, 0 = off; far-light tables, GNU Go's databases): with this probability
@@ -524,6 +526,10 @@ def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None, twolib=0,
     probability the two-liberty answer :func:`playout.go.lowlib.twolib_move`, when there is
     one (0 draws no random number: the moves are those played without it), with the atari
     bound ``twolib_escape`` (:func:`playout.go.lowlib.atari_choice`'s ``escape``).
+    ``nakade`` (percent, 0 = off; far-light tables): when the atari answer gave no move, with
+    this probability the vital point of a small eye space next to the previous move
+    (:func:`playout.go.nakade.nakade_move`), before the two-liberty rule (0 draws no random
+    number).
     ``lgrf`` (0 = off, 1, 2) with the reply table ``LG``: the move of :func:`lgrf_move`, when
     there is one, is played before either (it draws no random number, so ``lgrf`` 0 plays
     exactly the moves it played before).
@@ -556,6 +562,8 @@ def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None, twolib=0,
         elif far_light:
             if p == PASS and reply > 0 and np.random.randint(0, 100) < reply:
                 p = atari_reply(S, B, c)
+            if p == PASS and nakade > 0 and np.random.randint(0, 100) < nakade:
+                p = nakade_move(S, B, c)
             if p == PASS and twolib > 0 and np.random.randint(0, 100) < twolib:
                 p = twolib_move(S, B, c, twolib_escape)
             if p == PASS:
@@ -708,4 +716,4 @@ def playouts_from(state: PlayoutState, n: int, seed: int = 1, max_moves: int = 6
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
 flush_stale_caches(globals(), siblings(__file__, "rules.py", "tables.py", "properties.py",
-                                        "samplers.py", "lowlib.py"))
+                                        "samplers.py", "lowlib.py", "nakade.py"))

@@ -337,7 +337,8 @@ def _position_hash(S):
 def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expand_after, seed,
            rave_k=RAVE_K, transpositions=True, situational=False, tactics=0, reply=0, lgrf=0,
            LG=None, twolib=0, uct_c=UCT_C, fpu=FPU, prior_n=PRIOR_N, twolib_escape=2, P=None,
-           own_prior=False, cap_end=-1, vloss=0.0, amaf_weight=AMAF_WEIGHT, root_uct_c=-1.0):
+           own_prior=False, cap_end=-1, vloss=0.0, amaf_weight=AMAF_WEIGHT, root_uct_c=-1.0,
+           nakade=0):
     """Run ``n_sims`` simulations from the root ``tm[T_ROOT]`` whose position is ``S0``.
 
     ``NI``, ``NF``, ``tm``, ``HT``: the arrays of a :class:`Tree`.  ``hist``: sorted hashes of
@@ -360,7 +361,8 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
     exploration constant, first-play urgency and virtual AMAF visits of the priors (the module's
     ``UCT_C``, ``FPU``, ``PRIOR_N`` by default; see the module docstring); ``root_uct_c`` >= 0
     replaces ``uct_c`` at the root alone (negative, the default: the same everywhere), so that
-    the root's moves are explored while the lines below stay greedy.  ``P`` with
+    the root's moves are explored while the lines below stay greedy.  ``nakade``: the playouts'
+    eye-space rule, in percent (:func:`playout.go.nakade.nakade_move`; 0 = off).  ``P`` with
     ``own_prior``: a second compiled table whose values give the tree's priors
     (:func:`_expand`); the playouts keep ``T``.
 
@@ -488,7 +490,8 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
         # instead of counting every stone as it stands
         if S[META, M_PASSES] >= 2:
             S[META, M_PASSES] = 0
-        n = run_playout(S, B, T, movebuf, max_moves, reply, lgrf, LG, twolib, twolib_escape)
+        n = run_playout(S, B, T, movebuf, max_moves, reply, lgrf, LG, twolib, twolib_escape,
+                        nakade)
         score = playout_score(S) - komi
         bw = black_result(score)
         if LG is not None:
@@ -560,4 +563,4 @@ def search(NI, NF, tm, HT, S0, B, T, n_sims, komi, hist, owner, max_moves, expan
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).
 flush_stale_caches(globals(), siblings(__file__, "rules.py", "playout.py", "tables.py", "properties.py",
-                                        "samplers.py", "tactics.py", "lowlib.py"))
+                                        "samplers.py", "tactics.py", "lowlib.py", "nakade.py"))
