@@ -161,6 +161,8 @@ def score(args) -> None:
 
     table = load_table(DEFAULT_DATABASE)
     opts = dict((k, _value(v)) for k, v in (o.split("=", 1) for o in args.opt))
+    if "seed" in opts or "playouts" in opts:
+        sys.exit("--opt: give the seed and playouts as --seed and --playouts")
     with open(args.suite) as f:
         rows = [json.loads(ln) for ln in f if ln.strip()]
     if args.first:
