@@ -594,10 +594,11 @@ def run_playout(S, B, T, movebuf, max_moves, reply=0, lgrf=0, LG=None, twolib=0,
 # ---------------------------------------------------------------------------------------------
 def _announce_compile() -> None:
     """One stderr line when the playout and search kernels are about to compile (cold cache;
-    ~35 s CPU for a first genmove on the 2-core reference machine, benchmarks/compile_cost.py)."""
+    ~60 s CPU for a first genmove on the 2-core reference machine, ``python
+    benchmarks/compile_cost.py go``: 58 s before the nakade rule, 61 s with it, session 34)."""
     from playout.go import search  # imported here: playout.go.search imports this module
 
-    announce_compile("the Go playout and search kernels", "~35 s", search.search, init_values,
+    announce_compile("the Go playout and search kernels", "~60 s", search.search, init_values,
                      build_near, play_update)
 
 
