@@ -27,6 +27,10 @@ bulky five                 3 2 2 2 1           the degree-3 point
 Every other area gives nothing: square four (dead as it stands), straight, bent and zigzag
 four and the other five-point shapes (alive: two points miai), and anything larger.  The move
 is played only where it is legal for the side to move (not the ko point, not a suicide).
+An area touching the previous move has that move's stone on its border, so its owner is always
+the previous mover: in playouts the rule is the attacker's placement inside the eye space the
+opponent has just closed or reduced (the defender's own vital-point move is left to the
+patterns).
 """
 
 from __future__ import annotations
