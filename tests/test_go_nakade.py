@@ -15,6 +15,7 @@ from playout.go.nakade import nakade_move, nakade_point
 from playout.go.player import Player
 from playout.go.playout import PlayoutState, run_playout
 from playout.go.tables import DEFAULT_DATABASE, load_table
+from goboards import after_white
 
 needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo (GNU Go 3.8) is not installed")
 TABLE = load_table(DEFAULT_DATABASE)
@@ -24,15 +25,7 @@ def g(v: str) -> int:
     return gtp_to_point(v, 9)
 
 
-def _position(rows: str, last: str) -> Board:
-    """The board of ``rows`` after White's ``last`` (shown as ``O``); Black to move."""
-    lines = [ln.replace(" ", "") for ln in rows.strip().splitlines()]
-    r, k = 9 - int(last[1:]), "ABCDEFGHJ".index(last[0])
-    assert lines[r][k] == "O"
-    lines[r] = lines[r][:k] + "." + lines[r][k + 1:]
-    b = Board.from_ascii("\n".join(lines), to_move=WHITE)
-    b.play(g(last))
-    return b
+_position = after_white
 
 
 # White groups whose only liberties are one eye space, surrounded by Black: (rows, White's last

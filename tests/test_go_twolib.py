@@ -14,6 +14,7 @@ from playout.go.player import Player
 from playout.go.properties import move_props
 from playout.go.rules import COLOR, EMPTY, M_KO, META, is_suicide
 from playout.go.tables import DEFAULT_DATABASE, load_table
+from goboards import after_white
 
 needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo (GNU Go 3.8) is not installed")
 
@@ -29,16 +30,7 @@ def _col(c: int) -> str:
     return "b" if c == BLACK else "w"
 
 
-def _position(rows: str, last: str) -> Board:
-    """The board of ``rows`` (``last`` shown as White's stone) after White's ``last``; Black
-    to move."""
-    lines = [ln.replace(" ", "") for ln in rows.strip().splitlines()]
-    r, k = 9 - int(last[1:]), "ABCDEFGHJ".index(last[0])
-    assert lines[r][k] == "O"
-    lines[r] = lines[r][:k] + "." + lines[r][k + 1:]
-    b = Board.from_ascii("\n".join(lines), to_move=WHITE)
-    b.play(g(last))
-    return b
+_position = after_white
 
 
 def _gnugo_setup(gg: GtpClient, b: Board, last: str | None = None) -> None:
