@@ -192,3 +192,31 @@ def test_rollout_killed_and_rerun_loses_nothing(tmp_path):
     assert {r.match_key() for r in refs} == {B.parse_decision(l).match_key() for l in lines}
     subprocess.run(cmd, check=True)  # nothing left: no duplicates
     assert out.read_text().splitlines() == after
+
+
+def test_cube_weights_take_the_cube_decisions_only():
+    """``cubeweights=NET``: every cube decision is the other network's, every checker play the
+    engine's own (session 34: a net fitted to rollout labels cubes better than it plays)."""
+    import numpy as np
+
+    from bgboards import random_game_boards
+
+    other = Path(__file__).resolve().parents[1] / "data" / "bg" / "net_cand128_g12_candidate.npz"
+    s = E.parse_spec(f"ours:ply=1,cubeweights={other}")
+    assert s.cube_weights == str(other) and s.label == "ours 1-ply, cube net_cand128_g12_candidate"
+    hybrid, plain = E.make_engine(s), E.make_engine("ours:ply=1")
+    cuber = E.make_engine(f"ours:ply=1,weights={other}")
+    boards = [tuple(int(x) for x in b) for b in random_game_boards(np.random.default_rng(5), 6)][::3]
+    differ = 0
+    for b in boards:
+        for cube, owner in ((1, "centered"), (2, "player")):
+            got = hybrid.cube_decision(b, cube, owner)
+            assert got == cuber.cube_decision(b, cube, owner)
+            differ += got != plain.cube_decision(b, cube, owner)
+    assert differ > 0  # the two networks disagree somewhere: the test can tell them apart
+    for b in boards[:20]:
+        assert hybrid.choose_checker(b, (6, 4)) == plain.choose_checker(b, (6, 4))
+    with pytest.raises(E.EngineError, match="cube weights file"):
+        E.parse_spec("ours:ply=1,cubeweights=/nonexistent/net.npz")
+    with pytest.raises(E.EngineError, match="cubeweights needs eval=net"):
+        E.parse_spec(f"ours:ply=1,eval=pubeval,cubeweights={other}")

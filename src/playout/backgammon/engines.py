@@ -11,12 +11,15 @@ An :class:`Engine` answers the two questions a benchmark asks, always from the s
 Specs (``playout bg pr --engine SPEC``): ``gnubg:ply=0``, ``gnubg:ply=2`` (gnubg numbering,
 0 = raw net), ``bgsage:ply=1``, ``bgsage:ply=2``, ``bgsage:ply=3`` (XG numbering, 1 = raw net),
 ``ours:ply=1|2|3[,eval=net|pubeval|gnubg][,weights=NET.npz][,specialist=backgame][,cube=rollout]``
-(XG numbering; ``eval=gnubg``: our search and cube model over gnubg's raw net, to measure, never
+``[,cubeweights=NET.npz]`` (XG numbering; ``eval=gnubg``: our search and cube model over gnubg's raw net, to measure, never
 to label), ``pubeval``.  ``cube=rollout`` settles each cube decision by a cubeless
 rollout of the position read with the 0-ply cube model
 (:func:`playout.backgammon.cube_rollout.rollout_cube`; ``cubetrials=N`` games, default
 1,296, seeded by ``cubeseed=S``, default 1; ``cube=ply``, the default, cubes at ``ply``);
-checker plays stay at ``ply``.  ``specialist=FAMILY`` plays and cubes a decision whose board is in the family
+checker plays stay at ``ply``.  ``cubeweights=NET.npz`` takes every cube decision (at ``ply``
+or by rollout) with that network and the checker plays with the other (``weights`` or the
+default): a network fitted to rollout labels values positions better than it ranks plays
+(``docs/results.md``, session 34).  ``specialist=FAMILY`` plays and cubes a decision whose board is in the family
 (:func:`playout.backgammon.families.in_family`, either side) with the shipped specialist net
 (:data:`SPECIALISTS`) and every other decision with the general net: the rule looks at the
 decision's board, so all its candidate plays (exits from the region included) are valued by one
@@ -220,7 +223,8 @@ class OursEngine:
     ablation that tells our network's errors from our search's and cube model's) evaluator."""
 
     def __init__(self, ply: int = 1, evaluator: str = "net", weights: str | None = None,
-                 specialist: str | None = None, cube_trials: int = 0, cube_seed: int = 1):
+                 specialist: str | None = None, cube_trials: int = 0, cube_seed: int = 1,
+                 cube_weights: str | None = None):
         try:
             search = importlib.import_module("playout.backgammon.search")
             cube = importlib.import_module("playout.backgammon.cube")
@@ -239,6 +243,12 @@ class OursEngine:
         except Exception as exc:  # e.g. missing weights
             raise EngineError(f"cannot build {cls}: {exc}") from None
         self._search, self._cube = search, cube
+        self._cube_ev = None
+        if cube_weights is not None:
+            try:
+                self._cube_ev = evaluators.NeuralNet(cube_weights)
+            except Exception as exc:
+                raise EngineError(f"cannot build the cube network {cube_weights!r}: {exc}") from None
         self._special = None
         if specialist is not None:
             from playout.backgammon.families import in_family
@@ -288,14 +298,14 @@ class OursEngine:
         if cube_owner == "opponent":
             return False, True
         b = np.asarray(board26, dtype=np.int8)
+        ev = self._cube_ev if self._cube_ev is not None else self.evaluator_for(b)
         if self.cube_trials:
             from playout.backgammon.cube_rollout import rollout_cube
 
-            d, _ = rollout_cube(b, int(cube_value), cube_owner, self.evaluator_for(b),
+            d, _ = rollout_cube(b, int(cube_value), cube_owner, ev,
                                 trials=self.cube_trials, seed=self.cube_seed)
             return bool(d.double), bool(d.take)
-        d = self._cube.cube_action(b, int(cube_value), cube_owner, self.evaluator_for(b),
-                                   ply=self.ply)
+        d = self._cube.cube_action(b, int(cube_value), cube_owner, ev, ply=self.ply)
         return bool(d.double), bool(d.take)
 
 
@@ -313,6 +323,7 @@ class Spec:
     specialist: str | None = None
     cube_trials: int = 0
     cube_seed: int = 1
+    cube_weights: str | None = None
 
     @property
     def label(self) -> str:
@@ -325,7 +336,8 @@ class Spec:
                     + (f" {Path(self.weights).stem}" if self.weights else "")
                     + (f" +{self.specialist} specialist" if self.specialist else "")
                     + (f", cube rollout {self.cube_trials}" if self.cube_trials else "")
-                    + (f" seed {self.cube_seed}" if self.cube_trials and self.cube_seed != 1 else ""))
+                    + (f" seed {self.cube_seed}" if self.cube_trials and self.cube_seed != 1 else "")
+                    + (f", cube {Path(self.cube_weights).stem}" if self.cube_weights else ""))
         return f"{self.kind} {self.ply}-ply"
 
 
@@ -365,6 +377,11 @@ def parse_spec(text: str) -> Spec:
         raise EngineError(f"engine spec {text!r}: no specialist for {specialist!r} "
                           f"(known: {', '.join(sorted(SPECIALISTS))})")
     cube_trials, cube_seed = 0, 1
+    cube_weights = opts.pop("cubeweights", None) if kind == "ours" else None
+    if cube_weights is not None and evaluator != "net":
+        raise EngineError(f"engine spec {text!r}: cubeweights needs eval=net")
+    if cube_weights is not None and not Path(cube_weights).is_file():
+        raise EngineError(f"engine spec {text!r}: cube weights file {cube_weights!r} not found")
     if kind == "ours":
         cube = opts.pop("cube", None)
         if cube not in (None, "rollout", "ply"):
@@ -388,7 +405,7 @@ def parse_spec(text: str) -> Spec:
     if ply > top:
         raise EngineError(f"engine spec {text!r}: ply {ply} is out of range "
                           f"({'0..3 in gnubg' if gnubg_numbering else '1..4 in XG'} numbering)")
-    return Spec(kind, ply, evaluator, weights, specialist, cube_trials, cube_seed)
+    return Spec(kind, ply, evaluator, weights, specialist, cube_trials, cube_seed, cube_weights)
 
 
 def make_engine(spec: str | Spec) -> Engine:
@@ -401,7 +418,8 @@ def make_engine(spec: str | Spec) -> Engine:
     elif s.kind == "pubeval":
         e = OursEngine(s.ply, "pubeval")
     else:
-        e = OursEngine(s.ply, s.evaluator, s.weights, s.specialist, s.cube_trials, s.cube_seed)
+        e = OursEngine(s.ply, s.evaluator, s.weights, s.specialist, s.cube_trials, s.cube_seed,
+                       s.cube_weights)
     e.name = s.label
     return e
 
