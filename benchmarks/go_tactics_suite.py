@@ -105,13 +105,14 @@ def _positions(rec: dict, args, out) -> int:
                 crit = []
                 for d, st in _status(gg).items():
                     if st and st[0] == "critical" and d not in seen:
-                        n = len(gg.send(f"dragon_stones {d}").split())
-                        if n >= args.min_stones:
-                            crit.append((d, st, n))
+                        stones = gg.send(f"dragon_stones {d}").split()
+                        if len(stones) >= args.min_stones:
+                            crit.append((d, st, stones))
                 if len(crit) == 1:
-                    d, st, n = crit[0]
+                    d, st, stones = crit[0]
+                    n = len(stones)
                     owner = gg.send(f"color {d}").strip().lower()[0]
-                    seen.update(gg.send(f"dragon_stones {d}").split())
+                    seen.update(stones)
                     out.write(json.dumps({
                         "game": rec["key"], "moves": rec["moves"][:i], "to_move": col.lower(),
                         "dragon": d, "owner": owner, "stones": n,
