@@ -25,7 +25,7 @@ import pytest
 
 from playout.backgammon.analysis import State, make_rater
 from playout.backgammon.cubeful import cubeful_equities
-from playout.backgammon.evaluators import NeuralNet
+from playout.backgammon.evaluators import DEFAULT_CUBE_NET, NeuralNet
 from playout.backgammon.matchfile import read_match
 
 DATA = Path(__file__).parent / "data" / "bg"
@@ -110,7 +110,7 @@ def test_rater_cube_is_the_cubeful_search_for_our_engine():
     cases = [(a.before, _state(m, game, a)) for a in game.actions[2:] if a.kind == "move"]
     cases = [(b, st) for b, st in cases if st.can_double()][:6]
     assert len(cases) == 6
-    ev = NeuralNet()
+    ev = NeuralNet(DEFAULT_CUBE_NET)  # cube figures: the default cube network
     for ply in (2, 3):
         rater, _ = make_rater(f"ours:ply={ply}")
         assert isinstance(rater.leaf, NeuralNet)
@@ -140,7 +140,8 @@ def test_money_rater_cube_at_ply2_equals_cubeful_equities():
     rater, _ = make_rater("ours:ply=2")
     for b, st in cases:
         cd = rater.cube(b, st)
-        r = cubeful_equities(b, st.cube, st.owner, NeuralNet(), 2, jacoby=st.jacoby)
+        r = cubeful_equities(b, st.cube, st.owner, NeuralNet(DEFAULT_CUBE_NET), 2,
+                             jacoby=st.jacoby)
         assert (cd["nd"], cd["dt"], cd["dp"]) == pytest.approx((r.nd, r.dt, 1.0), abs=1e-12)
 
 

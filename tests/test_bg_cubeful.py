@@ -237,7 +237,7 @@ def test_bg_cube_cli_at_ply_2_and_3_prints_the_cubeful_search():
     from click.testing import CliRunner
 
     from playout.backgammon.cli import bg
-    from playout.backgammon.evaluators import NeuralNet
+    from playout.backgammon.evaluators import DEFAULT_CUBE_NET, NeuralNet
     from playout.backgammon.ids import parse_position
 
     # 7-point match, 4-6 post-Crawford (match ID of test_bg_cube_gnubg), opening board
@@ -247,7 +247,8 @@ def test_bg_cube_cli_at_ply_2_and_3_prints_the_cubeful_search():
     for ply in ("2", "3"):
         r = CliRunner().invoke(bg, ["cube", text, "--ply", ply, "--json"])
         assert r.exit_code == 0, r.output
-        d = cubeful.cube_decision(pos.board, pos.cube_value, pos.cube_owner, NeuralNet(),
+        d = cubeful.cube_decision(pos.board, pos.cube_value, pos.cube_owner,
+                                  NeuralNet(DEFAULT_CUBE_NET),
                                   int(ply), match_length=pos.match_length, score=pos.score,
                                   crawford=pos.crawford)
         got = json.loads(r.stdout)

@@ -226,3 +226,32 @@ def test_adapters_search_at_their_own_plies():
     assert isinstance(GnubgEvaluator().at_ply(3), GnubgEvaluator) and GnubgEvaluator().at_ply(3).plies == 2
     assert BgsageEvaluator().at_ply(2).level == "2ply"
     assert get_evaluator("net").at_ply(2) is None and get_evaluator("pubeval").at_ply(1) is not None
+
+
+def test_cube_evaluator_by_name():
+    """``net`` (and no name) decide the cube with the default cube network, a named network or
+    evaluator with itself; ``bg cube``, ``bg play --human`` and the engine side follow it."""
+    from playout.backgammon.board import STARTING_BOARD
+    from playout.backgammon.cli import _evaluator
+    from playout.backgammon.cube import cube_action
+    from playout.backgammon.evaluators import (DEFAULT_CUBE_NET, DEFAULT_NET, NeuralNet, PubEval,
+                                               get_cube_evaluator)
+    from playout.backgammon.human import BgMatch, EngineSide
+
+    assert get_cube_evaluator().path == DEFAULT_CUBE_NET
+    assert get_cube_evaluator("net").path == DEFAULT_CUBE_NET
+    assert get_cube_evaluator(str(DEFAULT_NET)).path == DEFAULT_NET
+    assert isinstance(get_cube_evaluator("pubeval"), PubEval)
+    assert _evaluator("net", cube=True).path == DEFAULT_CUBE_NET
+    assert _evaluator("net").path == DEFAULT_NET
+    b = STARTING_BOARD.copy()
+    b[1], b[24] = 2, 0  # the back checkers moved to a made ace point: far ahead
+    assert b[1:25][b[1:25] > 0].sum() == 15
+    assert cube_action(b).probs == pytest.approx(cube_action(b, evaluator=NeuralNet(DEFAULT_CUBE_NET)).probs)
+    assert cube_action(b).probs != pytest.approx(cube_action(b, evaluator=NeuralNet(DEFAULT_NET)).probs)
+    side = EngineSide(NeuralNet(DEFAULT_NET), 1, cube_evaluator=NeuralNet(DEFAULT_CUBE_NET))
+    m = BgMatch(0)
+    assert side.cube_hint(m, 0).probs == pytest.approx(
+        cube_action(m.position(0).board, evaluator=NeuralNet(DEFAULT_CUBE_NET)).probs)
+    alone = EngineSide(NeuralNet(DEFAULT_NET), 1)
+    assert alone.cube_ev is alone.ev  # no cube network given: the engine's own cubes

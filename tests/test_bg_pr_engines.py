@@ -220,3 +220,47 @@ def test_cube_weights_take_the_cube_decisions_only():
         E.parse_spec("ours:ply=1,cubeweights=/nonexistent/net.npz")
     with pytest.raises(E.EngineError, match="cubeweights needs eval=net"):
         E.parse_spec(f"ours:ply=1,eval=pubeval,cubeweights={other}")
+
+
+def test_default_engine_cubes_with_the_default_cube_network():
+    """``ours:ply=N`` with the default networks: cube decisions by ``DEFAULT_CUBE_NET`` (session
+    35), checker plays by ``DEFAULT_NET``; ``weights=NET`` makes both with NET."""
+    import numpy as np
+
+    from bgboards import random_game_boards
+    from playout.backgammon.evaluators import DEFAULT_CUBE_NET, DEFAULT_NET
+
+    plain = E.make_engine("ours:ply=1")
+    cube_net = E.make_engine(f"ours:ply=1,weights={DEFAULT_CUBE_NET}")
+    checker_net = E.make_engine(f"ours:ply=1,weights={DEFAULT_NET}")
+    boards = [tuple(int(x) for x in b) for b in random_game_boards(np.random.default_rng(5), 6)][::3]
+    differ = 0
+    for b in boards:
+        for cube, owner in ((1, "centered"), (2, "player")):
+            got = plain.cube_decision(b, cube, owner)
+            assert got == cube_net.cube_decision(b, cube, owner)
+            differ += got != checker_net.cube_decision(b, cube, owner)
+    assert differ > 0
+    for b in boards[:20]:
+        assert plain.choose_checker(b, (5, 2)) == checker_net.choose_checker(b, (5, 2))
+
+
+def test_analysis_rater_cubes_as_the_engine():
+    """``bg analyze``'s cube figures use the same network as the engine's cube decisions: the
+    default cube network, or ``cubeweights=`` (which the rater ignored before session 35)."""
+    import numpy as np
+
+    from bgboards import random_game_boards
+    from playout.backgammon.analysis import Rater, State, make_rater
+    from playout.backgammon.evaluators import DEFAULT_CUBE_NET, DEFAULT_NET, NeuralNet
+
+    other = Path(__file__).resolve().parents[1] / "data" / "bg" / "net_cand128_g12_candidate.npz"
+    st = State(0, (0, 0), 1, "centered", False, True)
+    b = np.asarray(random_game_boards(np.random.default_rng(5), 1)[10], dtype=np.int8)
+    for spec, net in (("ours:ply=1", DEFAULT_CUBE_NET), (f"ours:ply=1,cubeweights={other}", other),
+                      (f"ours:ply=1,weights={DEFAULT_NET}", DEFAULT_NET)):
+        rater, _ = make_rater(spec)
+        assert rater.cube(b, st)["probs"] == pytest.approx(Rater(NeuralNet(net), 1).cube(b, st)["probs"])
+        assert rater.ev.path == DEFAULT_NET  # plays: the checker network in every case
+    assert Rater(NeuralNet(DEFAULT_CUBE_NET), 1).cube(b, st)["probs"] != \
+        pytest.approx(Rater(NeuralNet(DEFAULT_NET), 1).cube(b, st)["probs"])

@@ -9,7 +9,7 @@ import pytest
 
 from playout.backgammon import benchmark as B
 from playout.backgammon.engines import EngineError, make_engine, parse_spec
-from playout.backgammon.evaluators import DEFAULT_NET, NeuralNet
+from playout.backgammon.evaluators import DEFAULT_CUBE_NET, DEFAULT_NET, NeuralNet
 from playout.backgammon.families import in_family
 from playout.backgammon.checkerplay import choose_play
 
@@ -61,11 +61,13 @@ def test_analysis_values_family_decisions_with_the_specialist():
     assert label == "ours 1-ply +backgame specialist"
     general = Rater(NeuralNet(), 1)
     special = Rater(NeuralNet(DEFAULT_NET.with_name("net_sl_backgame_v1.npz")), 1)
+    cube_net = Rater(NeuralNet(DEFAULT_CUBE_NET), 1)  # outside the family the cube network cubes
     st = State(0, (0, 0), 1, "centered", False, True)
-    for d, want in [(d, special) for d in inside[:3]] + [(d, general) for d in outside]:
+    for d, want, want_cube in [(d, special, special) for d in inside[:3]] + \
+            [(d, general, cube_net) for d in outside]:
         b = np.asarray(d.board, dtype=np.int8)
         plays = legal_moves(b, *d.dice)
         assert rater.play_values(b, plays, st) == pytest.approx(want.play_values(b, plays, st))
-        assert rater.cube(b, st)["probs"] == pytest.approx(want.cube(b, st)["probs"])
+        assert rater.cube(b, st)["probs"] == pytest.approx(want_cube.cube(b, st)["probs"])
     b = np.asarray(inside[0].board, dtype=np.int8)
     assert special.cube(b, st)["probs"] != pytest.approx(general.cube(b, st)["probs"])

@@ -275,10 +275,13 @@ class Rater:
     ``special``: ``(family, evaluator)``: a decision whose board is in the family
     (:func:`playout.backgammon.families.in_family`, either side) is valued with that
     evaluator instead (as ``ours:...,specialist=FAMILY`` plays in
-    :class:`playout.backgammon.engines.OursEngine`).
+    :class:`playout.backgammon.engines.OursEngine`).  ``cube_ev``: the network of the cube
+    figures outside the specialist's family (the default cube network), or of all of them with
+    ``cube_always`` (``cubeweights=``); ``None``: ``evaluator``'s.
     """
 
-    def __init__(self, evaluator, ply: int, luck_ply: int = 1, leaf=None, special=None):
+    def __init__(self, evaluator, ply: int, luck_ply: int = 1, leaf=None, special=None,
+                 cube_ev=None, cube_always: bool = False):
         self.ev = evaluator
         self.ply = int(ply)
         self.luck_ply = int(luck_ply)
@@ -287,6 +290,8 @@ class Rater:
             leaf = evaluator
         self.leaf = leaf if self.ply >= 2 else None
         self.special = special
+        self.cube_ev = cube_ev
+        self.cube_always = bool(cube_always)
 
     def _nets(self, board):
         """(evaluator, cubeful leaf) for a decision at ``board`` (the specialist's in its family)."""
@@ -336,6 +341,8 @@ class Rater:
         ``probs``: the cubeless probabilities behind them (the search's at ply >= 2)."""
         self.positions += 1
         ev, leaf = self._nets(board)
+        if self.cube_ev is not None and (self.cube_always or ev is self.ev):
+            ev, leaf = self.cube_ev, (self.cube_ev if self.ply >= 2 else None)
         if leaf is not None:
             from playout.backgammon.cubeful import cubeful_equities
 
@@ -377,13 +384,20 @@ def make_rater(spec: str) -> tuple[Rater, str]:
             return Rater(get_evaluator("bgsage"), s.ply), s.label
         if s.kind == "pubeval":
             return Rater(get_evaluator("pubeval"), 1), s.label
+        from playout.backgammon.evaluators import DEFAULT_CUBE_NET, DEFAULT_NET, NeuralNet
+
         special = None
         if s.specialist is not None:
             from playout.backgammon.engines import SPECIALISTS
-            from playout.backgammon.evaluators import DEFAULT_NET, NeuralNet
 
             special = (s.specialist, NeuralNet(DEFAULT_NET.with_name(SPECIALISTS[s.specialist])))
-        return Rater(get_evaluator(s.weights or s.evaluator), s.ply, special=special), s.label
+        cube_ev = None  # as OursEngine.cube_evaluator_for
+        if s.cube_weights is not None:
+            cube_ev = NeuralNet(s.cube_weights)
+        elif s.evaluator == "net" and not s.weights:
+            cube_ev = NeuralNet(DEFAULT_CUBE_NET)
+        return Rater(get_evaluator(s.weights or s.evaluator), s.ply, special=special,
+                     cube_ev=cube_ev, cube_always=s.cube_weights is not None), s.label
     except ValueError as exc:
         raise AnalysisError(f"--engine {spec}: {exc}") from None
 

@@ -55,11 +55,13 @@ def _ply(text: str) -> int:
         raise click.BadParameter(str(exc), param_hint="--ply") from None
 
 
-def _evaluator(name: str, option: str = "--evaluator"):
-    from playout.backgammon.evaluators import get_evaluator
+def _evaluator(name: str, option: str = "--evaluator", cube: bool = False):
+    """The evaluator ``name`` names (``cube``: for cube decisions, where ``net`` is the default
+    cube network, :func:`playout.backgammon.evaluators.get_cube_evaluator`)."""
+    from playout.backgammon.evaluators import get_cube_evaluator, get_evaluator
 
     try:
-        return get_evaluator(name)
+        return get_cube_evaluator(name) if cube else get_evaluator(name)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint=option) from None
 
@@ -270,11 +272,15 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, rollout_trials, seed,
 
     Match IDs and XGIDs give the score; a game with a side 1-away that is not the
     Crawford game is post-Crawford (free drop, the leader's cube dead).
+
+    With the default --evaluator net the probabilities come from our cube network
+    (net_cube128_g17ro, fitted to our own rollouts), --rollout plays with the checker network.
     """
     from playout.backgammon.cube import cube_action
 
     pos = _position(position)
-    ev = _evaluator(evaluator)
+    # a rollout plays checkers (the checker network); a decision at --ply reads the cube network
+    ev = _evaluator(evaluator, cube=rollout_trials is None)
     args = dict(jacoby=jacoby and pos.jacoby, beaver=beaver and pos.beaver,
                 match_length=pos.match_length, score=pos.score, crawford=pos.crawford)
     value, own = pos.cube_value if cube_value is None else cube_value, owner or pos.cube_owner
@@ -445,7 +451,8 @@ def play(seed, ply, opponent, quiet, human, match_text, dice_mode, save_path, sg
         if opponent or quiet or as_json:
             raise click.BadParameter("--opponent, --quiet and --json are for self-play",
                                      param_hint="--human")
-        run_cli(seed=seed, ply=_ply(ply), evaluator=_evaluator(evaluator), match_text=match_text,
+        run_cli(seed=seed, ply=_ply(ply), evaluator=_evaluator(evaluator),
+                cube_evaluator=_evaluator(evaluator, cube=True), match_text=match_text,
                 dice_mode=dice_mode, save_path=save_path, sgf_path=sgf_path, jacoby=jacoby,
                 beaver=beaver, start=_position(start) if start else None)
         return

@@ -58,7 +58,7 @@ import numpy as np
 from numba import njit
 
 from playout.backgammon.board import is_race
-from playout.backgammon.evaluators import Evaluator, get_evaluator
+from playout.backgammon.evaluators import Evaluator, get_cube_evaluator
 from playout.backgammon.search import pre_roll_probs
 
 OWNERS = ("centered", "player", "opponent")
@@ -388,7 +388,8 @@ def cube_action(board26, cube_value: int = 1, cube_owner: str = "centered",
     ``ply`` (XG numbering): 1 = this module's 0-ply model on the evaluator's probabilities
     (gnubg's 0-ply); 2 and more = gnubg's cubeful n-ply search
     (:func:`playout.backgammon.cubeful.cube_decision`; ply 2 = gnubg's 1-ply) unless
-    ``probs`` are given, which are always read with the 0-ply model.
+    ``probs`` are given, which are always read with the 0-ply model.  ``evaluator``: ``None``
+    is the default cube network (:data:`playout.backgammon.evaluators.DEFAULT_CUBE_NET`).
     """
     check_cube(cube_value, cube_owner)
     if probs is None and ply >= 2:
@@ -403,7 +404,7 @@ def cube_action(board26, cube_value: int = 1, cube_owner: str = "centered",
                              crawford=crawford)
     x = cube_efficiency(board26)
     if probs is None:
-        probs = pre_roll_probs(evaluator or get_evaluator(), board26, ply)
+        probs = pre_roll_probs(evaluator or get_cube_evaluator(), board26, ply)
     p = np.asarray(probs, dtype=np.float64)
     if match_length:
         return match_cube_action(p, cube_value, cube_owner, match_length, score, crawford,

@@ -61,7 +61,7 @@ from numba import njit
 from playout.backgammon.board import game_result
 from playout.backgammon.cube import (OWNERS, CubeDecision, _efficiency, _Score, cube_efficiency,
                                      gnubg_action, money_cubeful)
-from playout.backgammon.evaluators import Evaluator, get_evaluator
+from playout.backgammon.evaluators import Evaluator, get_cube_evaluator, get_evaluator
 from playout.backgammon.moves import MAX_MOVES, legal_moves_ws, new_workspace
 from playout.backgammon.search import _R1, _R2
 from playout.jitcache import announce_compile, flush_stale_caches, siblings
@@ -279,7 +279,8 @@ def cubeful_equities(board26, cube_value: int = 1, cube_owner: str = "centered",
     """Cubeful ``ply``-ply (XG numbering, 1..4) ND / DT / DP of pre-roll ``board26`` int8[26].
 
     ``evaluator``: any :class:`~playout.backgammon.evaluators.Evaluator` (its ``evaluate`` is
-    the leaf; default our net).  Money (``match_length`` 0) with the Jacoby rule or not;
+    the leaf; default our cube network, :data:`~playout.backgammon.evaluators.DEFAULT_CUBE_NET`).
+    Money (``match_length`` 0) with the Jacoby rule or not;
     match play: ``score`` = (side on roll, opponent) points, ``crawford`` = this is the
     Crawford game.  Raises ValueError for a bad ply, cube or score.
     """
@@ -296,7 +297,7 @@ def cubeful_equities(board26, cube_value: int = 1, cube_owner: str = "centered",
         if crawford and a != 1 and b != 1:
             raise ValueError(f"crawford: no side is 1-away at {score} in a "
                              f"{match_length}-point match")
-    ev = evaluator or get_evaluator()
+    ev = evaluator or get_cube_evaluator()
     rules = _Rules(match_length, score, crawford, jacoby)
     b = np.ascontiguousarray(board26, dtype=np.int8)[None]
     v = int(cube_value)

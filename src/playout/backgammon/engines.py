@@ -16,7 +16,10 @@ to label), ``pubeval``.  ``cube=rollout`` settles each cube decision by a cubele
 rollout of the position read with the 0-ply cube model
 (:func:`playout.backgammon.cube_rollout.rollout_cube`; ``cubetrials=N`` games, default
 1,296, seeded by ``cubeseed=S``, default 1; ``cube=ply``, the default, cubes at ``ply``);
-checker plays stay at ``ply``.  ``cubeweights=NET.npz`` takes every cube decision (at ``ply``
+checker plays stay at ``ply``.  With the default networks (no ``weights``) cube decisions at
+``ply`` are made by the default cube network (:data:`playout.backgammon.evaluators.DEFAULT_CUBE_NET`)
+and checker plays by :data:`~playout.backgammon.evaluators.DEFAULT_NET`; ``weights=NET.npz``
+makes both with NET.  ``cubeweights=NET.npz`` takes every cube decision (at ``ply``
 or by rollout) with that network and the checker plays with the other (``weights`` or the
 default): a network fitted to rollout labels values positions better than it ranks plays
 (``docs/results.md``, session 34).  ``specialist=FAMILY`` plays and cubes a decision whose board is in the family
@@ -249,6 +252,10 @@ class OursEngine:
                 self._cube_ev = evaluators.NeuralNet(cube_weights)
             except Exception as exc:
                 raise EngineError(f"cannot build the cube network {cube_weights!r}: {exc}") from None
+        # the default networks decide the cube with the default cube network; given weights
+        # (or another evaluator) decide it themselves
+        self._default_cube = (evaluators.NeuralNet(evaluators.DEFAULT_CUBE_NET)
+                              if evaluator == "net" and not weights and cube_weights is None else None)
         self._special = None
         if specialist is not None:
             from playout.backgammon.families import in_family
@@ -298,15 +305,29 @@ class OursEngine:
         if cube_owner == "opponent":
             return False, True
         b = np.asarray(board26, dtype=np.int8)
-        ev = self._cube_ev if self._cube_ev is not None else self.evaluator_for(b)
         if self.cube_trials:
             from playout.backgammon.cube_rollout import rollout_cube
 
+            # the rollout plays checkers: the checker network unless cubeweights says otherwise
+            ev = self._cube_ev if self._cube_ev is not None else self.evaluator_for(b)
             d, _ = rollout_cube(b, int(cube_value), cube_owner, ev,
                                 trials=self.cube_trials, seed=self.cube_seed)
             return bool(d.double), bool(d.take)
-        d = self._cube.cube_action(b, int(cube_value), cube_owner, ev, ply=self.ply)
+        d = self._cube.cube_action(b, int(cube_value), cube_owner, self.cube_evaluator_for(b),
+                                   ply=self.ply)
         return bool(d.double), bool(d.take)
+
+    def cube_evaluator_for(self, board26):
+        """The network of a cube decision at ``board26``: ``cubeweights`` when given, else the
+        specialist in its family, else the default cube network
+        (:data:`~playout.backgammon.evaluators.DEFAULT_CUBE_NET`) when the engine plays with
+        the default networks, else the engine's own."""
+        if self._cube_ev is not None:
+            return self._cube_ev
+        ev = self.evaluator_for(board26)
+        if ev is self._ev and self._default_cube is not None:
+            return self._default_cube
+        return ev
 
 
 # ---------------------------------------------------------------------------

@@ -55,6 +55,15 @@ DATA = Path(str(resources.files("playout.backgammon") / "data"))
 #: ``net_cand128_g14.npz``, ``net_cand128_g12.npz``, ``net_cand128_g9.npz``, ``net_cand128_g7.npz``, ``net_cand128_g6.npz``,
 #: ``net_cand128.npz``, ``net_distill128.npz`` and ``net_td80.npz`` stay loadable by path).
 DEFAULT_NET = DATA / "net_cand128_g16.npz"
+#: The default *cube* network (since session 35): cube decisions (``cube.cube_action``,
+#: ``cubeful.cubeful_equities``, ``bg cube``, the ``ours`` engines, ``bg analyze``'s cube
+#: figures, ``bg play``'s cube) are made with it, checker plays with :data:`DEFAULT_NET`.  It is
+#: ``DEFAULT_NET`` with its contact net fitted to our own rollout labels (``data/bg/ro-g16``:
+#: 117,663 contact rows, 72 trials, ranked VR, cut after 11 half-moves); it values positions
+#: better and ranks plays worse than ``DEFAULT_NET`` (docs/results.md, sessions 34-35: judged
+#: cube PR on 2,057 close decisions of gnubg's self-play positions 6.22 -> 5.41 at 2-ply,
+#: 5.00 -> 4.59 at 3-ply, 1-ply unchanged within noise).  SOURCES.md says how it was made.
+DEFAULT_CUBE_NET = DATA / "net_cube128_g17ro.npz"
 
 
 def equity(probs) -> np.ndarray | float:
@@ -375,6 +384,15 @@ def get_evaluator(name: str | None = None) -> Evaluator:
     except ImportError as exc:
         raise ValueError(f"evaluator {name!r} needs an optional package ({exc}): "
                          f"pip install {_EXTRA_PACKAGES.get(name, name)}") from None
+
+
+def get_cube_evaluator(name: str | None = None) -> Evaluator:
+    """The evaluator of cube decisions for an evaluator name: ``net`` (or ``None``) gives the
+    default cube network (:data:`DEFAULT_CUBE_NET`), any other name or ``.npz`` path the same
+    evaluator as :func:`get_evaluator` (a given network decides the cube too)."""
+    if name is None or name == "net":
+        return NeuralNet(DEFAULT_CUBE_NET)
+    return get_evaluator(name)
 
 
 # numba re-validates a cached kernel only against its own file (see playout.jitcache).

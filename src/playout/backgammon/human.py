@@ -390,16 +390,19 @@ class BgMatch:
 
 class EngineSide:
     """The engine's decisions for player 1: checker play by cubeful equity at ``ply``
-    (:func:`playout.backgammon.checkerplay.choose_play`), cube actions by :func:`playout.backgammon.cube.cube_action` at ``ply``."""
+    (:func:`playout.backgammon.checkerplay.choose_play`) with ``evaluator``, cube actions by
+    :func:`playout.backgammon.cube.cube_action` at ``ply`` with ``cube_evaluator`` (``None``:
+    ``evaluator``; ``bg play --human`` passes the default cube network with the default net)."""
 
-    def __init__(self, evaluator, ply: int = 1, player: int = 1):
+    def __init__(self, evaluator, ply: int = 1, player: int = 1, cube_evaluator=None):
         self.ev, self.ply, self.me = evaluator, int(ply), player
+        self.cube_ev = cube_evaluator if cube_evaluator is not None else evaluator
 
     def _cube(self, m: BgMatch, side: int):
         from playout.backgammon.cube import cube_action
 
         pos = m.position(side)
-        return cube_action(pos.board, m.cube, m.owner_of(side), self.ev, self.ply,
+        return cube_action(pos.board, m.cube, m.owner_of(side), self.cube_ev, self.ply,
                            jacoby=m.jacoby, beaver=m.beaver_allowed,
                            match_length=m.match_length, score=pos.score,
                            crawford=m.crawford_game)
@@ -436,9 +439,9 @@ class EngineSide:
         from playout.backgammon.search import pre_roll_probs
 
         if m.turn == self.me:
-            p = pre_roll_probs(self.ev, m.board_of(self.me), self.ply)
+            p = pre_roll_probs(self.cube_ev, m.board_of(self.me), self.ply)
         else:
-            q = pre_roll_probs(self.ev, m.board_of(1 - self.me), self.ply)
+            q = pre_roll_probs(self.cube_ev, m.board_of(1 - self.me), self.ply)
             p = np.array([1 - q[0], q[3], q[4], q[1], q[2]])
         w, wg, wbg, lg, lbg = (float(v) for v in p)
         if not m.match_length:

@@ -351,7 +351,7 @@ def parse_match(text: str | None) -> int:
     return n
 
 
-def run_cli(*, seed: int, ply: int, evaluator, match_text: str | None, dice_mode: str,
+def run_cli(*, seed: int, ply: int, evaluator, cube_evaluator=None, match_text: str | None, dice_mode: str,
             save_path: str | None, sgf_path: str | None, jacoby: bool, beaver: bool,
             start: Position | None) -> BgMatch:
     """``playout bg play --human``: options checked (one-line errors), the session played on
@@ -382,7 +382,7 @@ def run_cli(*, seed: int, ply: int, evaluator, match_text: str | None, dice_mode
                          dice=start.dice)
     console = Console(click.echo, sys.stdin.readline, echo=not sys.stdin.isatty())
     dice = Dice(console, random.Random(seed) if dice_mode == "rolled" else None)
-    eng = EngineSide(evaluator, ply)
+    eng = EngineSide(evaluator, ply, cube_evaluator=cube_evaluator)
     kind = f"a {n}-point match" if n else "money play" + (
         " (" + ", ".join(x for x, on in (("Jacoby", jacoby), ("beavers", beaver)) if on) + ")"
         if (jacoby or beaver) else "")
