@@ -101,13 +101,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("engines", nargs="+")
     ap.add_argument("--positions", type=int, default=0, help="the first N position IDs (0: all)")
+    ap.add_argument("--ids", help="a file of gnubg position IDs (whitespace-separated) instead of "
+                                  "gnubg's self-play positions")
     ap.add_argument("--states", default="centred", help="centred and/or owned (the side to act owns 2)")
     ap.add_argument("--only-close", metavar="CSV",
                     help="judge only the decisions marked close in an earlier run's --csv (slow engines)")
     ap.add_argument("--csv", help="write one row per decision (judge's ND/DT/DP, each engine's action)")
     args = ap.parse_args()
     engines = [make_engine(s) for s in args.engines]
-    ids = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
+    ids = Path(args.ids or SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
     if args.positions:
         ids = ids[: args.positions]
     only = None

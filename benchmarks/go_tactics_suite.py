@@ -21,6 +21,12 @@ judge's agreement with itself: a check of the suite, ~100 %). Prints solved / to
 Wilson interval and writes each row's outcome (``--out``); ``--baseline FILE`` adds the paired
 difference against another ``score`` output.
 
+``forced``: for the rows a ``score`` output (``--rows``) did not solve, how our own search values
+GNU Go's point: our move's win rate at the root (``Player.candidates``) against the win rate
+after GNU Go's attack / defence point is played (one minus the best win rate of a search from
+the opponent's side, seed + 1000).  When our search values GNU Go's point lower, the miss is
+our evaluation's (playouts and tree agree on another move), not a search that ran out of time.
+
 Run (the suite of issue 18, session 34)::
 
     python benchmarks/go_tactics_suite.py build data/go/match-tunedprior/tunedprior-p5000.jsonl.xz \\
@@ -226,6 +232,52 @@ def score(args) -> None:
             json.dump({"summary": res, "rows": out}, f)
 
 
+def forced(args) -> None:
+    from playout.go.player import Player
+    from playout.go.tables import DEFAULT_DATABASE, load_table
+
+    table = load_table(DEFAULT_DATABASE)
+    with open(args.suite) as f:
+        rows = [json.loads(ln) for ln in f if ln.strip()]
+    with open(args.rows) as f:
+        res = json.load(f)
+    res = res.get("rows", res.get("default_rows"))
+    misses = [o["i"] for o in res if not o["solved"]][: args.first or None]
+    scored = {o["i"]: o["move"] for o in res}
+    out = []
+    for i in misses:
+        r = rows[i]
+        g = r["defend"] if r["owner"] == r["to_move"] else r["attack"]
+        b = _board(r["moves"])
+        pl = Player(table, playouts=args.playouts, seed=args.seed + i, resign=0)
+        mv = pl.genmove(b).move
+        cands = {c.move: c for c in pl.candidates(b)}
+        gp = gtp_to_point(g, 9)
+        b2 = _board(r["moves"])
+        b2.play(gp, b2.to_move)
+        pl2 = Player(table, playouts=args.playouts, seed=args.seed + 1000 + i, resign=0)
+        pl2.genmove(b2)
+        after = 1.0 - pl2.candidates(b2)[0].winrate
+        row = {"i": i, "task": "save" if r["owner"] == r["to_move"] else "kill",
+               "ours": "pass" if mv == PASS else point_to_gtp(mv, 9),
+               "scored_move": scored[i], "ours_winrate": round(cands[mv].winrate, 4), "gnugo": g,
+               "gnugo_root_visits": cands[gp].visits if gp in cands else 0,
+               "gnugo_forced_winrate": round(after, 4)}
+        out.append(row)
+        print(json.dumps(row), flush=True)
+    d = [o["ours_winrate"] - o["gnugo_forced_winrate"] for o in out]
+    n = len(d)
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1))
+    summary = {"misses": n, "ours_minus_forced_mean": round(mean, 4),
+               "halfwidth95": round(1.96 * sd / math.sqrt(n), 4),
+               "forced_lower": sum(x > 0 for x in d), "playouts": args.playouts, "seed": args.seed}
+    print(json.dumps(summary))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"summary": summary, "rows": out}, f)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -245,8 +297,15 @@ def main() -> None:
     s.add_argument("--first", type=int, default=0)
     s.add_argument("--out")
     s.add_argument("--baseline")
+    fo = sub.add_parser("forced")
+    fo.add_argument("suite")
+    fo.add_argument("--rows", required=True, help="a score output (rows, or results.json's default_rows)")
+    fo.add_argument("--playouts", type=int, default=5000)
+    fo.add_argument("--seed", type=int, default=1)
+    fo.add_argument("--first", type=int, default=0, help="only the first N misses")
+    fo.add_argument("--out")
     args = ap.parse_args()
-    build(args) if args.cmd == "build" else score(args)
+    {"build": build, "score": score, "forced": forced}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -52,3 +52,23 @@ def test_build_resume_and_judge(tmp_path):
     assert row["solved"] == (row["status"] == "alive")  # our own dragon: alive after our move
     res2 = json.loads(_run("score", str(suite), "--playouts", "300", "--baseline", str(out)))
     assert res2["paired_difference"] == 0.0  # same seed, same move
+
+
+def test_forced_values_gnugos_point_with_our_search(tmp_path):
+    """``forced`` on the suite's first row marked unsolved: our move (the one ``score`` played with
+    the same seed) and its root win rate, and the win rate after GNU Go's point, both in [0, 1];
+    no GNU Go is needed."""
+    suite = ROOT / "data" / "go" / "tactics-suite" / "suite.jsonl"
+    first = json.loads(suite.read_text().splitlines()[0])
+    scored = tmp_path / "scored.json"
+    scored.write_text(json.dumps({"rows": [{"i": 0, "move": "D1", "status": "critical", "solved": False}]}))
+    out = tmp_path / "forced.json"
+    lines = _run("forced", str(suite), "--rows", str(scored), "--playouts", "400", "--out", str(out))
+    got = json.loads(out.read_text())
+    row = got["rows"][0]
+    assert json.loads(lines.splitlines()[0]) == row
+    assert row["i"] == 0 and row["gnugo"] == first["defend"] and row["task"] == "save"
+    assert 0.0 <= row["ours_winrate"] <= 1.0 and 0.0 <= row["gnugo_forced_winrate"] <= 1.0
+    s = got["summary"]
+    assert s["misses"] == 1 and s["playouts"] == 400
+    assert s["ours_minus_forced_mean"] == pytest.approx(row["ours_winrate"] - row["gnugo_forced_winrate"], abs=1e-4)
