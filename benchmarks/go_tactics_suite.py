@@ -27,6 +27,12 @@ after GNU Go's attack / defence point is played (one minus the best win rate of 
 the opponent's side, seed + 1000).  When our search values GNU Go's point lower, the miss is
 our evaluation's (playouts and tree agree on another move), not a search that ran out of time.
 
+``playoff``: which of the two moves wins more against GNU Go.  For each miss (``--rows``), each
+*arm* (our move, GNU Go's point) is played in the position and the game is then played out by
+our engine (``--playouts``) against ``gnugo --level 10`` (seed ``--seed`` + row) from there,
+scored by GNU Go's ``final_score``; one JSON line per game is appended to ``--out`` (a killed
+run resumes), and the summary gives each arm's score and their paired difference.
+
 Run (the suite of issue 18, session 34)::
 
     python benchmarks/go_tactics_suite.py build data/go/match-tunedprior/tunedprior-p5000.jsonl.xz \\
@@ -278,6 +284,94 @@ def forced(args) -> None:
             json.dump({"summary": summary, "rows": out}, f)
 
 
+def _play_out(r: dict, first: str, playouts: int, seed: int) -> tuple[float, int, str]:
+    """Our result (1, 1/2, 0) of the game from row ``r`` with ``first`` played, then our engine
+    against GNU Go level 10 to the end; (result, moves played, how it ended)."""
+    from playout.go.player import Player
+    from playout.go.tables import DEFAULT_DATABASE, load_table
+
+    ours = BLACK if r["to_move"] == "b" else WHITE
+    b = _board(r["moves"])
+    gg = GtpClient([GNUGO, "--mode", "gtp", "--level", "10", "--seed", str(seed)], name="gnugo",
+                   timeout=120)
+    try:
+        gg.send_many(["boardsize 9", "clear_board", "komi 7"])
+        for ok, ans in gg.send_many([f"play {m}" for m in r["moves"]]):
+            assert ok, ans
+        pl = Player(load_table(DEFAULT_DATABASE), playouts=playouts, seed=seed)
+        col = "b" if ours == BLACK else "w"
+        gg.send(f"play {col} {first}")
+        b.play(gtp_to_point(first, 9), ours)
+        passes, n = 0, 1
+        while n < 200:
+            c = b.to_move
+            if c == ours:
+                mv = pl.genmove(b).move
+                if mv == -1:
+                    return 0.0, n, "we resigned"
+                v = "pass" if mv == PASS else point_to_gtp(mv, 9)
+                gg.send(f"play {col} {v}")
+            else:
+                v = gg.send(f"genmove {'w' if col == 'b' else 'b'}").strip()
+                if v.lower() == "resign":
+                    return 1.0, n, "GNU Go resigned"
+                mv = PASS if v.lower() == "pass" else gtp_to_point(v, 9)
+            b.play(mv, c)
+            n += 1
+            passes = passes + 1 if mv == PASS else 0
+            if passes == 2:
+                break
+        score = gg.send("final_score").strip()
+        if score.startswith("0"):
+            return 0.5, n, score
+        winner = BLACK if score.upper().startswith("B") else WHITE
+        return (1.0 if winner == ours else 0.0), n, score
+    finally:
+        gg.close()
+
+
+def playoff(args) -> None:
+    if GNUGO is None:
+        sys.exit("gnugo (GNU Go 3.8) is not installed")
+    with open(args.suite) as f:
+        rows = [json.loads(ln) for ln in f if ln.strip()]
+    with open(args.rows) as f:
+        res = json.load(f)
+    res = res.get("rows", res.get("default_rows"))
+    misses = [o for o in res if not o["solved"]][: args.first or None]
+    done = {}
+    try:
+        with open(args.out) as f:
+            for ln in f:
+                if ln.strip():
+                    g = json.loads(ln)
+                    done[(g["i"], g["arm"])] = g
+    except FileNotFoundError:
+        pass
+    for o in misses:
+        r = rows[o["i"]]
+        gnugo_point = r["defend"] if r["owner"] == r["to_move"] else r["attack"]
+        for arm, first in (("ours", o["move"]), ("gnugo", gnugo_point)):
+            if (o["i"], arm) in done or first.lower() == "pass":
+                continue
+            result, n, how = _play_out(r, first, args.playouts, args.seed + o["i"])
+            g = {"i": o["i"], "arm": arm, "first": first, "result": result, "moves": n,
+                 "end": how, "playouts": args.playouts, "seed": args.seed + o["i"]}
+            done[(o["i"], arm)] = g
+            with open(args.out, "a") as f:
+                f.write(json.dumps(g) + "\n")
+            print(json.dumps(g), flush=True)
+    pairs = [(done[(o["i"], "ours")]["result"], done[(o["i"], "gnugo")]["result"])
+             for o in misses if (o["i"], "ours") in done and (o["i"], "gnugo") in done]
+    n = len(pairs)
+    d = [b - a for a, b in pairs]
+    mean = sum(d) / max(1, n)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1))
+    print(json.dumps({"positions": n, "ours_arm": sum(a for a, _ in pairs),
+                      "gnugo_arm": sum(b for _, b in pairs), "gnugo_minus_ours": round(mean, 4),
+                      "halfwidth95": round(1.96 * sd / math.sqrt(max(1, n)), 4)}))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -304,8 +398,15 @@ def main() -> None:
     fo.add_argument("--seed", type=int, default=1)
     fo.add_argument("--first", type=int, default=0, help="only the first N misses")
     fo.add_argument("--out")
+    po = sub.add_parser("playoff")
+    po.add_argument("suite")
+    po.add_argument("--rows", required=True, help="a score output (rows, or results.json's default_rows)")
+    po.add_argument("--playouts", type=int, default=5000)
+    po.add_argument("--seed", type=int, default=1)
+    po.add_argument("--first", type=int, default=0, help="only the first N misses")
+    po.add_argument("--out", required=True, help="JSONL, appended game by game (resumes)")
     args = ap.parse_args()
-    {"build": build, "score": score, "forced": forced}[args.cmd](args)
+    {"build": build, "score": score, "forced": forced, "playoff": playoff}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -72,3 +72,26 @@ def test_forced_values_gnugos_point_with_our_search(tmp_path):
     s = got["summary"]
     assert s["misses"] == 1 and s["playouts"] == 400
     assert s["ours_minus_forced_mean"] == pytest.approx(row["ours_winrate"] - row["gnugo_forced_winrate"], abs=1e-4)
+
+
+@needs_gnugo
+def test_playoff_plays_both_moves_out_against_gnugo_and_resumes(tmp_path):
+    """``playoff`` on one unsolved row: two games (our move, GNU Go's point), each finished
+    against GNU Go and scored by its ``final_score`` (or a resignation); a second run resumes and
+    plays nothing."""
+    suite = ROOT / "data" / "go" / "tactics-suite" / "suite.jsonl"
+    first = json.loads(suite.read_text().splitlines()[0])
+    scored = tmp_path / "scored.json"
+    scored.write_text(json.dumps({"rows": [{"i": 0, "move": "D1", "status": "critical", "solved": False}]}))
+    out = tmp_path / "po.jsonl"
+    args = ("playoff", str(suite), "--rows", str(scored), "--playouts", "300", "--out", str(out))
+    summary = json.loads(_run(*args).splitlines()[-1])
+    games = [json.loads(ln) for ln in out.read_text().splitlines()]
+    assert [(g["arm"], g["first"]) for g in games] == [("ours", "D1"), ("gnugo", first["defend"])]
+    for g in games:
+        assert g["result"] in (0.0, 0.5, 1.0) and g["moves"] >= 1
+        assert g["end"] in ("we resigned", "GNU Go resigned") or g["end"][:2] in ("B+", "W+", "0")
+    assert summary["positions"] == 1
+    assert summary["gnugo_minus_ours"] == games[1]["result"] - games[0]["result"]
+    assert _run(*args).splitlines() == [json.dumps(summary)]  # resumed: nothing left to play
+    assert len(out.read_text().splitlines()) == 2
