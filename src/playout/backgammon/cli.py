@@ -274,7 +274,7 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, rollout_trials, seed,
     Crawford game is post-Crawford (free drop, the leader's cube dead).
 
     With the default --evaluator net the probabilities come from our cube network
-    (net_cube128_g17ro, fitted to our own rollouts), --rollout plays with the checker network.
+    (net_cube128_g18ro, fitted to our own rollouts), --rollout plays with the checker network.
     """
     from playout.backgammon.cube import cube_action
 

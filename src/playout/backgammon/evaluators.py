@@ -58,12 +58,14 @@ DEFAULT_NET = DATA / "net_cand128_g16.npz"
 #: The default *cube* network (since session 35): cube decisions (``cube.cube_action``,
 #: ``cubeful.cubeful_equities``, ``bg cube``, the ``ours`` engines, ``bg analyze``'s cube
 #: figures, ``bg play``'s cube) are made with it, checker plays with :data:`DEFAULT_NET`.  It is
-#: ``DEFAULT_NET`` with its contact net fitted to our own rollout labels (``data/bg/ro-g16``:
-#: 117,663 contact rows, 72 trials, ranked VR, cut after 11 half-moves); it values positions
-#: better and ranks plays worse than ``DEFAULT_NET`` (docs/results.md, sessions 34-35: judged
-#: cube PR on 2,057 close decisions of gnubg's self-play positions 6.22 -> 5.41 at 2-ply,
-#: 5.00 -> 4.59 at 3-ply, 1-ply unchanged within noise).  SOURCES.md says how it was made.
-DEFAULT_CUBE_NET = DATA / "net_cube128_g17ro.npz"
+#: ``DEFAULT_NET`` with its contact net fitted (no ranking term) to our own rollout labels
+#: (``data/bg/ro-g16``: 72 trials, ranked VR, cut after 11 half-moves; and the 4,619 prime
+#: positions of ``data/bg/prime-g6-t11.jsonl.gz``, 1,296 trials: 145,008 + 15,988 held-out
+#: contact rows in all); it values positions better and ranks plays
+#: worse than ``DEFAULT_NET`` (docs/results.md, session 35: judged cube PR on 2,100 close
+#: decisions of held-out self-play positions 4.21 -> 3.68 at 2-ply against the first cube
+#: network ``net_cube128_g17ro.npz``, g16 alone 5.13).  SOURCES.md says how it was made.
+DEFAULT_CUBE_NET = DATA / "net_cube128_g18ro.npz"
 
 
 def equity(probs) -> np.ndarray | float:
