@@ -1,7 +1,7 @@
 """Money cube decisions of engines, judged by gnubg on its own self-play positions (paired).
 
 Usage: ``.venv/bin/python benchmarks/bg_cube_vs_gnubg.py [--positions N] [--states centred,owned]
-[--csv FILE] ENGINE...`` (engine specs as ``playout bg pr --engine``, e.g. ``ours:ply=1``,
+[--ids FILE | --holdout-of DIR] [--only-close CSV] [--csv FILE] ENGINE...`` (engine specs as ``playout bg pr --engine``, e.g. ``ours:ply=1``,
 ``ours:ply=1,cubeweights=src/playout/backgammon/data/net_cube128_g17ro.npz``, ``bgsage:ply=1``).
 
 Reference set A has 53 cube decisions, so two cube models' cube PR there differs by several
@@ -12,6 +12,11 @@ The judge is gnubg's raw net one roll deeper (:meth:`GnubgEngine.cube_equities` 
 ND = the mean over the 36 rolls of gnubg's best play's cubeful equity with the cube as it is,
 DT = 2 x the same with the opponent owning the doubled cube, DP = 1, per unit of the present
 cube), the level at which gnubg scored cube PR 0.00 on A.
+
+A second sample never trained on: ``--holdout-of data/bg/ro-g16/bg-ro72t11-c4-g16s26 --positions
+3000`` (the held-out tenth of our own rollout-labelled self-play positions, contact only; the
+cube networks fitted to that folder never saw them).  ``--only-close CSV`` judges only the
+decisions an earlier run's ``--csv`` marked close (for slow engines).
 
 Errors, in the judge's equity per unit of the present cube (XG's and gnubg's definition): the
 doubler's error = the better of ND and min(DT, DP) minus the value of its choice (double:
@@ -50,6 +55,21 @@ def errors(nd: float, dt: float, dp: float, double: bool, take: bool) -> tuple[f
     if dv > nd and take != (dt <= dp):
         e_take = abs(dt - dp)
     return e_double, e_take
+
+
+def holdout_ids(folder: Path) -> list[str]:
+    """Position IDs of the held-out tenth (:func:`playout.backgammon.data.is_holdout`) of a data
+    folder's contact boards, in a fixed shuffled order (``default_rng(35)``): positions a network
+    fitted to that folder never trained on."""
+    from playout.backgammon import data as D
+    from playout.backgammon.board import is_race
+    from playout.backgammon.ids import position_id
+
+    rows = D.load([folder])
+    ids = [position_id(np.asarray(rows[k]["board"], dtype=np.int8)) for k in rows
+           if D.is_holdout(k) and not is_race(np.asarray(rows[k]["board"], dtype=np.int8))]
+    np.random.default_rng(35).shuffle(ids)
+    return ids
 
 
 def judge(engines, ids: list[str], states: list[str], only: set | None = None) -> list[tuple]:
@@ -103,13 +123,19 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=0, help="the first N position IDs (0: all)")
     ap.add_argument("--ids", help="a file of gnubg position IDs (whitespace-separated) instead of "
                                   "gnubg's self-play positions")
+    ap.add_argument("--holdout-of", metavar="DIR",
+                    help="instead: the held-out contact boards (data.is_holdout) of a bg data folder, "
+                         "shuffled with numpy default_rng(35); with --positions N the first N")
     ap.add_argument("--states", default="centred", help="centred and/or owned (the side to act owns 2)")
     ap.add_argument("--only-close", metavar="CSV",
                     help="judge only the decisions marked close in an earlier run's --csv (slow engines)")
     ap.add_argument("--csv", help="write one row per decision (judge's ND/DT/DP, each engine's action)")
     args = ap.parse_args()
     engines = [make_engine(s) for s in args.engines]
-    ids = Path(args.ids or SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
+    if args.holdout_of:
+        ids = holdout_ids(Path(args.holdout_of))
+    else:
+        ids = Path(args.ids or SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
     if args.positions:
         ids = ids[: args.positions]
     only = None

@@ -44,3 +44,24 @@ def test_the_judge_rates_itself_perfect_and_our_engine_not_worse_than_zero(gnubg
     assert len(got) == 20 and {r["state"] for r in got} == {"centred"}
     first = next(r for r in rows if r[1] == "centred")
     assert float(got[0]["nd"]) == pytest.approx(first[2], abs=1e-5)
+
+
+def test_holdout_ids_are_held_out_contact_boards(tmp_path):
+    import shutil
+
+    import numpy as np
+
+    from playout.backgammon import data as D
+    from playout.backgammon.board import is_race
+    from playout.backgammon.ids import board_from_position_id, position_id
+
+    src = ROOT / "data" / "bg" / "ro-g16" / "bg-ro72t11-c4-g16s26"
+    for name in ("shard-00000.npz", "shard-00001.npz"):
+        shutil.copy(src / name, tmp_path / name)
+    ids = J.holdout_ids(tmp_path)
+    rows = D.load([tmp_path])
+    held = {position_id(np.asarray(r["board"], dtype=np.int8)) for k, r in rows.items() if D.is_holdout(k)}
+    assert 0 < len(ids) < len(rows) / 5
+    assert set(ids) <= held
+    assert not any(is_race(board_from_position_id(p)) for p in ids)
+    assert ids == J.holdout_ids(tmp_path)  # a fixed order
