@@ -238,17 +238,24 @@ def score(args) -> None:
             json.dump({"summary": res, "rows": out}, f)
 
 
-def forced(args) -> None:
-    from playout.go.player import Player
-    from playout.go.tables import DEFAULT_DATABASE, load_table
-
-    table = load_table(DEFAULT_DATABASE)
+def _suite_and_misses(args) -> tuple[list[dict], list[dict]]:
+    """The suite's rows and the unsolved rows of the ``--rows`` score output (its ``rows``, or
+    results.json's ``default_rows``), the first ``--first`` of them."""
     with open(args.suite) as f:
         rows = [json.loads(ln) for ln in f if ln.strip()]
     with open(args.rows) as f:
         res = json.load(f)
     res = res.get("rows", res.get("default_rows"))
-    misses = [o["i"] for o in res if not o["solved"]][: args.first or None]
+    return rows, [o for o in res if not o["solved"]][: args.first or None]
+
+
+def forced(args) -> None:
+    from playout.go.player import Player
+    from playout.go.tables import DEFAULT_DATABASE, load_table
+
+    table = load_table(DEFAULT_DATABASE)
+    rows, res = _suite_and_misses(args)
+    misses = [o["i"] for o in res]
     scored = {o["i"]: o["move"] for o in res}
     out = []
     for i in misses:
@@ -333,12 +340,7 @@ def _play_out(r: dict, first: str, playouts: int, seed: int) -> tuple[float, int
 def playoff(args) -> None:
     if GNUGO is None:
         sys.exit("gnugo (GNU Go 3.8) is not installed")
-    with open(args.suite) as f:
-        rows = [json.loads(ln) for ln in f if ln.strip()]
-    with open(args.rows) as f:
-        res = json.load(f)
-    res = res.get("rows", res.get("default_rows"))
-    misses = [o for o in res if not o["solved"]][: args.first or None]
+    rows, misses = _suite_and_misses(args)
     done = {}
     try:
         with open(args.out) as f:
@@ -391,20 +393,14 @@ def main() -> None:
     s.add_argument("--first", type=int, default=0)
     s.add_argument("--out")
     s.add_argument("--baseline")
-    fo = sub.add_parser("forced")
-    fo.add_argument("suite")
-    fo.add_argument("--rows", required=True, help="a score output (rows, or results.json's default_rows)")
-    fo.add_argument("--playouts", type=int, default=5000)
-    fo.add_argument("--seed", type=int, default=1)
-    fo.add_argument("--first", type=int, default=0, help="only the first N misses")
-    fo.add_argument("--out")
-    po = sub.add_parser("playoff")
-    po.add_argument("suite")
-    po.add_argument("--rows", required=True, help="a score output (rows, or results.json's default_rows)")
-    po.add_argument("--playouts", type=int, default=5000)
-    po.add_argument("--seed", type=int, default=1)
-    po.add_argument("--first", type=int, default=0, help="only the first N misses")
-    po.add_argument("--out", required=True, help="JSONL, appended game by game (resumes)")
+    for name, out_help in (("forced", None), ("playoff", "JSONL, appended game by game (resumes)")):
+        m = sub.add_parser(name)
+        m.add_argument("suite")
+        m.add_argument("--rows", required=True, help="a score output (rows, or results.json's default_rows)")
+        m.add_argument("--playouts", type=int, default=5000)
+        m.add_argument("--seed", type=int, default=1)
+        m.add_argument("--first", type=int, default=0, help="only the first N misses")
+        m.add_argument("--out", required=out_help is not None, help=out_help)
     args = ap.parse_args()
     {"build": build, "score": score, "forced": forced, "playoff": playoff}[args.cmd](args)
 

@@ -194,28 +194,35 @@ def test_rollout_killed_and_rerun_loses_nothing(tmp_path):
     assert out.read_text().splitlines() == after
 
 
-def test_cube_weights_take_the_cube_decisions_only():
-    """``cubeweights=NET``: every cube decision is the other network's, every checker play the
-    engine's own (session 34: a net fitted to rollout labels cubes better than it plays)."""
+def _cubes_as_and_plays_as(engine, cuber, player, dice):
+    """``engine``'s cube decisions are ``cuber``'s (centred and owned, on boards of random
+    games), some differ from ``player``'s (the test can tell the nets apart), and its checker
+    plays are ``player``'s."""
     import numpy as np
 
     from bgboards import random_game_boards
 
+    boards = [tuple(int(x) for x in b) for b in random_game_boards(np.random.default_rng(5), 6)][::3]
+    differ = 0
+    for b in boards:
+        for cube, owner in ((1, "centered"), (2, "player")):
+            got = engine.cube_decision(b, cube, owner)
+            assert got == cuber.cube_decision(b, cube, owner)
+            differ += got != player.cube_decision(b, cube, owner)
+    assert differ > 0
+    for b in boards[:20]:
+        assert engine.choose_checker(b, dice) == player.choose_checker(b, dice)
+
+
+def test_cube_weights_take_the_cube_decisions_only():
+    """``cubeweights=NET``: every cube decision is the other network's, every checker play the
+    engine's own (session 34: a net fitted to rollout labels cubes better than it plays)."""
     other = Path(__file__).resolve().parents[1] / "data" / "bg" / "net_cand128_g12_candidate.npz"
     s = E.parse_spec(f"ours:ply=1,cubeweights={other}")
     assert s.cube_weights == str(other) and s.label == "ours 1-ply, cube net_cand128_g12_candidate"
     hybrid, plain = E.make_engine(s), E.make_engine("ours:ply=1")
     cuber = E.make_engine(f"ours:ply=1,weights={other}")
-    boards = [tuple(int(x) for x in b) for b in random_game_boards(np.random.default_rng(5), 6)][::3]
-    differ = 0
-    for b in boards:
-        for cube, owner in ((1, "centered"), (2, "player")):
-            got = hybrid.cube_decision(b, cube, owner)
-            assert got == cuber.cube_decision(b, cube, owner)
-            differ += got != plain.cube_decision(b, cube, owner)
-    assert differ > 0  # the two networks disagree somewhere: the test can tell them apart
-    for b in boards[:20]:
-        assert hybrid.choose_checker(b, (6, 4)) == plain.choose_checker(b, (6, 4))
+    _cubes_as_and_plays_as(hybrid, cuber, plain, (6, 4))
     with pytest.raises(E.EngineError, match="cube weights file"):
         E.parse_spec("ours:ply=1,cubeweights=/nonexistent/net.npz")
     with pytest.raises(E.EngineError, match="cubeweights needs eval=net"):
@@ -225,24 +232,12 @@ def test_cube_weights_take_the_cube_decisions_only():
 def test_default_engine_cubes_with_the_default_cube_network():
     """``ours:ply=N`` with the default networks: cube decisions by ``DEFAULT_CUBE_NET`` (session
     35), checker plays by ``DEFAULT_NET``; ``weights=NET`` makes both with NET."""
-    import numpy as np
-
-    from bgboards import random_game_boards
     from playout.backgammon.evaluators import DEFAULT_CUBE_NET, DEFAULT_NET
 
     plain = E.make_engine("ours:ply=1")
     cube_net = E.make_engine(f"ours:ply=1,weights={DEFAULT_CUBE_NET}")
     checker_net = E.make_engine(f"ours:ply=1,weights={DEFAULT_NET}")
-    boards = [tuple(int(x) for x in b) for b in random_game_boards(np.random.default_rng(5), 6)][::3]
-    differ = 0
-    for b in boards:
-        for cube, owner in ((1, "centered"), (2, "player")):
-            got = plain.cube_decision(b, cube, owner)
-            assert got == cube_net.cube_decision(b, cube, owner)
-            differ += got != checker_net.cube_decision(b, cube, owner)
-    assert differ > 0
-    for b in boards[:20]:
-        assert plain.choose_checker(b, (5, 2)) == checker_net.choose_checker(b, (5, 2))
+    _cubes_as_and_plays_as(plain, cube_net, checker_net, (5, 2))
 
 
 def test_analysis_rater_cubes_as_the_engine():
