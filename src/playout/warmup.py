@@ -32,7 +32,7 @@ STEPS: dict[str, list[tuple[str, list[str], str]]] = {
             "boardsize 9\nclear_board\ngenmove b\nplay w E5\nfinal_score\nquit\n")],
     "bg": [("backgammon eval (n-ply)", ["bg", "eval", BG_POS], ""),
            ("backgammon hint", ["bg", "hint", BG_POS, "--dice", "31"], ""),
-           ("backgammon cube", ["bg", "cube", BG_POS], ""),
+           ("backgammon cube", ["bg", "cube", BG_POS, "--ply", "1"], ""),
            ("backgammon cubeful cube search", ["bg", "cube", BG_POS, "--ply", "2"], ""),
            ("backgammon rollout", ["bg", "rollout", BG_POS, "--trials", "2", "--workers", "0"],
             "")],

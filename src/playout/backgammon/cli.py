@@ -252,7 +252,9 @@ def eval_(position, ply, svg_path, png_path, evaluator, as_json):
 
 @bg.command()
 @click.argument("position")
-@click.option("--ply", default="1", show_default=True, help=PLY_HELP)
+@click.option("--ply", default="2", show_default=True,
+              help=PLY_HELP + "; 2 (the cubeful search one roll deep, ~1 ms) errs a quarter less "
+              "than 1 (docs/results.md, session 35)")
 @click.option("--cube", "cube_value", type=int, default=None, help="cube value (default: from the ID)")
 @click.option("--owner", type=click.Choice(["centered", "player", "opponent"]), default=None)
 @click.option("--jacoby/--no-jacoby", default=True, show_default=True)
@@ -267,8 +269,9 @@ def cube(position, ply, cube_value, owner, jacoby, beaver, rollout_trials, seed,
     """Cube action as gnubg 1.07 (money: equity, match: MWC): ND, DT, DP, action.
 
     --ply 1 is gnubg's 0-ply model (Janowski's cubeful equity of the evaluator's
-    probabilities); --ply 2 and 3 are its cubeful 1-ply and 2-ply search (the cube
-    decisions of both sides made at every level, Janowski only at the leaves).
+    probabilities); --ply 2 (the default since session 35) and 3 are its cubeful 1-ply and
+    2-ply search (the cube decisions of both sides made at every level, Janowski only at
+    the leaves).
 
     Match IDs and XGIDs give the score; a game with a side 1-away that is not the
     Crawford game is post-Crawford (free drop, the leader's cube dead).
