@@ -384,20 +384,16 @@ def make_rater(spec: str) -> tuple[Rater, str]:
             return Rater(get_evaluator("bgsage"), s.ply), s.label
         if s.kind == "pubeval":
             return Rater(get_evaluator("pubeval"), 1), s.label
-        from playout.backgammon.evaluators import DEFAULT_CUBE_NET, DEFAULT_NET, NeuralNet
+        from playout.backgammon.engines import SPECIALISTS, cube_network
+        from playout.backgammon.evaluators import DEFAULT_NET, NeuralNet
 
         special = None
         if s.specialist is not None:
-            from playout.backgammon.engines import SPECIALISTS
-
             special = (s.specialist, NeuralNet(DEFAULT_NET.with_name(SPECIALISTS[s.specialist])))
-        cube_ev = None  # as OursEngine.cube_evaluator_for
-        if s.cube_weights is not None:
-            cube_ev = NeuralNet(s.cube_weights)
-        elif s.evaluator == "net" and not s.weights:
-            cube_ev = NeuralNet(DEFAULT_CUBE_NET)
+        path, always = cube_network(s.evaluator, s.weights, s.cube_weights)
         return Rater(get_evaluator(s.weights or s.evaluator), s.ply, special=special,
-                     cube_ev=cube_ev, cube_always=s.cube_weights is not None), s.label
+                     cube_ev=NeuralNet(path) if path is not None else None,
+                     cube_always=always), s.label
     except ValueError as exc:
         raise AnalysisError(f"--engine {spec}: {exc}") from None
 

@@ -246,16 +246,13 @@ class OursEngine:
         except Exception as exc:  # e.g. missing weights
             raise EngineError(f"cannot build {cls}: {exc}") from None
         self._search, self._cube = search, cube
-        self._cube_ev = None
-        if cube_weights is not None:
+        path, self._cube_always = cube_network(evaluator, weights, cube_weights)
+        self._cube_net = None
+        if path is not None:
             try:
-                self._cube_ev = evaluators.NeuralNet(cube_weights)
+                self._cube_net = evaluators.NeuralNet(path)
             except Exception as exc:
-                raise EngineError(f"cannot build the cube network {cube_weights!r}: {exc}") from None
-        # the default networks decide the cube with the default cube network; given weights
-        # (or another evaluator) decide it themselves
-        self._default_cube = (evaluators.NeuralNet(evaluators.DEFAULT_CUBE_NET)
-                              if evaluator == "net" and not weights and cube_weights is None else None)
+                raise EngineError(f"cannot build the cube network {str(path)!r}: {exc}") from None
         self._special = None
         if specialist is not None:
             from playout.backgammon.families import in_family
@@ -309,7 +306,7 @@ class OursEngine:
             from playout.backgammon.cube_rollout import rollout_cube
 
             # the rollout plays checkers: the checker network unless cubeweights says otherwise
-            ev = self._cube_ev if self._cube_ev is not None else self.evaluator_for(b)
+            ev = self._cube_net if self._cube_always else self.evaluator_for(b)
             d, _ = rollout_cube(b, int(cube_value), cube_owner, ev,
                                 trials=self.cube_trials, seed=self.cube_seed)
             return bool(d.double), bool(d.take)
@@ -322,12 +319,26 @@ class OursEngine:
         specialist in its family, else the default cube network
         (:data:`~playout.backgammon.evaluators.DEFAULT_CUBE_NET`) when the engine plays with
         the default networks, else the engine's own."""
-        if self._cube_ev is not None:
-            return self._cube_ev
         ev = self.evaluator_for(board26)
-        if ev is self._ev and self._default_cube is not None:
-            return self._default_cube
+        if self._cube_net is not None and (self._cube_always or ev is self._ev):
+            return self._cube_net
         return ev
+
+
+def cube_network(evaluator: str = "net", weights: str | None = None,
+                 cube_weights: str | None = None) -> tuple[str | Path | None, bool]:
+    """The network file of an ``ours`` engine's cube decisions, and whether it takes all of
+    them: ``cubeweights`` takes every one; with the default networks (``eval=net``, no
+    ``weights``) the default cube network takes those outside a specialist's family; otherwise
+    ``(None, False)``, the engine's own network cubes.  :class:`OursEngine` and ``bg analyze``'s
+    rater (:func:`playout.backgammon.analysis.make_rater`) follow it."""
+    if cube_weights is not None:
+        return cube_weights, True
+    if evaluator == "net" and not weights:
+        from playout.backgammon.evaluators import DEFAULT_CUBE_NET
+
+        return DEFAULT_CUBE_NET, False
+    return None, False
 
 
 # ---------------------------------------------------------------------------

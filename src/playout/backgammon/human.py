@@ -392,7 +392,8 @@ class EngineSide:
     """The engine's decisions for player 1: checker play by cubeful equity at ``ply``
     (:func:`playout.backgammon.checkerplay.choose_play`) with ``evaluator``, cube actions by
     :func:`playout.backgammon.cube.cube_action` at ``ply`` with ``cube_evaluator`` (``None``:
-    ``evaluator``; ``bg play --human`` passes the default cube network with the default net)."""
+    ``evaluator``; ``bg play --human`` passes the default cube network with the default net),
+    which also values the position when a resignation is offered."""
 
     def __init__(self, evaluator, ply: int = 1, player: int = 1, cube_evaluator=None):
         self.ev, self.ply, self.me = evaluator, int(ply), player
