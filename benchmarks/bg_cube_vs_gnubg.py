@@ -65,9 +65,9 @@ def holdout_ids(folder: Path) -> list[str]:
     from playout.backgammon.board import is_race
     from playout.backgammon.ids import position_id
 
-    rows = D.load([folder])
-    ids = [position_id(np.asarray(rows[k]["board"], dtype=np.int8)) for k in rows
-           if D.is_holdout(k) and not is_race(np.asarray(rows[k]["board"], dtype=np.int8))]
+    held = (np.asarray(r["board"], dtype=np.int8) for k, r in D.load([folder]).items()
+            if D.is_holdout(k))
+    ids = [position_id(b) for b in held if not is_race(b)]
     np.random.default_rng(35).shuffle(ids)
     return ids
 
