@@ -236,3 +236,17 @@ def test_rollout_folders_are_deterministic_and_refuse_other_trials(tmp_path):
         L.generate(a, games=2, progress=False, **dict(RO, rollout=72))
     with pytest.raises(ValueError, match="truncate"):
         L.settings(rollout=36, truncate=0)
+
+
+def test_rebuilt_groups_keep_a_bear_off_that_moves_fewer_pips():
+    """A roll's plays move the same pips, except a bear-off with a larger die: with contact left
+    such a play is a row, and the rebuilt group keeps it (found with net_cand128_g17's games)."""
+    sampled = [0, 5, 4, 3, -1, 1] + [0] * 13 + [-3, -2, -4, -3, -2, 0, 0]
+    # the other side's views after three plays of one roll: two move 7 pips, one bears a
+    # checker off with a die larger than it needs and moves 5
+    kids = [[0, 0, 2, 3, 4, 2, 3] + [0] * 14 + [1, -3, -3, -5, 0],
+            [0, 0, 2, 3, 4, 2, 3] + [0] * 14 + [1, -2, -4, -6, 0],
+            [0, 0, 2, 3, 4, 2, 3] + [0] * 14 + [1, -3, -4, -5, 0]]
+    boards = np.array([sampled] + kids, dtype=np.int8)
+    assert [L.moved_pips(boards[0], k) for k in boards[1:]] == [7, 7, 5]
+    assert L.candidate_parents(boards, 4).tolist() == [-1, 0, 0, 0]

@@ -195,23 +195,34 @@ def candidate_parents(boards, candidates: int) -> np.ndarray:
     """``int64[n]``: for each row of a shard made before shards stored ``parents``, the row of
     the sampled position whose candidate play it is (-1: a sampled position), reconstructed:
     after a sampled row come up to ``candidates`` rows that can follow it by one play
-    (:func:`moved_pips`) all moving the same number of pips (one roll; bear-offs are never
-    rows).  The rare next sampled position that happens to be such a play of the previous
-    one is taken for a candidate: the groups are exact in shards that store ``parents``."""
+    (:func:`moved_pips`) all moving the same number of pips (one roll), except plays that bear
+    a checker off, which may use a die larger than the pips it needs (a bear-off with contact
+    left is a row).  The rare next sampled position that happens to be such a play of the
+    previous one is taken for a candidate: the groups are exact in shards that store
+    ``parents``."""
     b = np.asarray(boards, dtype=np.int64)
     out = np.full(len(b), -1, dtype=np.int64)
     i = 0
     while i < len(b):
-        j, d0 = i + 1, -1
+        j, d0, off0 = i + 1, -1, False
         while j < len(b) and j - i <= candidates:
             d = moved_pips(b[i], b[j])
-            if d < 0 or (d0 >= 0 and d != d0):
+            off = d >= 0 and _bore_off(b[i], b[j])
+            if d < 0 or (d0 >= 0 and d != d0 and not (off or off0)):
                 break
-            d0 = d
+            d0, off0 = d, off0 or off
             out[j] = i
             j += 1
         i = j
     return out
+
+
+def _bore_off(before, after) -> bool:
+    """Whether the play from pre-roll ``before`` to ``after`` (the other side's pre-roll view,
+    as for :func:`moved_pips`) bore a checker off: fewer of the mover's checkers are left."""
+    left_before = before[25] + sum(int(v) for v in before[1:25] if v > 0)
+    left_after = after[0] + sum(-int(v) for v in after[1:25] if v < 0)
+    return left_after < left_before
 
 
 def label_boards(evaluator, boards, ply: int) -> np.ndarray:
