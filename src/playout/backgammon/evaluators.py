@@ -51,18 +51,20 @@ DATA = Path(str(resources.files("playout.backgammon") / "data"))
 #: our own 2-ply search over self-play positions and the best candidate plays from them for eleven
 #: generations, the twelfth from our own 3-ply search, the fourteenth with a within-roll ranking
 #: term (:func:`playout.backgammon.ranking.rank_loss_grad`), the fifteenth and sixteenth the same
-#: on the previous generation's own 3-ply labels; the earlier defaults ``net_cand128_g15.npz``,
+#: on the previous generation's own 3-ply labels, the seventeenth (session 36) on g16's 3-ply
+#: labels together with our own rollout labels of g16's positions; the earlier defaults
+#: ``net_cand128_g16.npz``, ``net_cand128_g15.npz``,
 #: ``net_cand128_g14.npz``, ``net_cand128_g12.npz``, ``net_cand128_g9.npz``, ``net_cand128_g7.npz``, ``net_cand128_g6.npz``,
 #: ``net_cand128.npz``, ``net_distill128.npz`` and ``net_td80.npz`` stay loadable by path).
-DEFAULT_NET = DATA / "net_cand128_g16.npz"
+DEFAULT_NET = DATA / "net_cand128_g17.npz"
 #: The default *cube* network (since session 35): cube decisions (``cube.cube_action``,
 #: ``cubeful.cubeful_equities``, ``bg cube``, the ``ours`` engines, ``bg analyze``'s cube
 #: figures, ``bg play``'s cube) are made with it, checker plays with :data:`DEFAULT_NET`.  It is
-#: ``DEFAULT_NET`` with its contact net fitted (no ranking term) to our own rollout labels
+#: ``net_cand128_g16.npz`` (the default checker network until session 36) with its contact net fitted (no ranking term) to our own rollout labels
 #: (``data/bg/ro-g16``: 72 trials, ranked VR, cut after 11 half-moves; and the 4,619 prime
 #: positions of ``data/bg/prime-g6-t11.jsonl.gz``, 1,296 trials: 145,008 + 15,988 held-out
 #: contact rows in all); it values positions better and ranks plays
-#: worse than ``DEFAULT_NET`` (docs/results.md, session 35: judged cube PR on 2,100 close
+#: worse than the checker networks (docs/results.md, session 35: judged cube PR on 2,100 close
 #: decisions of held-out self-play positions 4.21 -> 3.68 at 2-ply against the first cube
 #: network ``net_cube128_g17ro.npz``, g16 alone 5.13).  SOURCES.md says how it was made.
 DEFAULT_CUBE_NET = DATA / "net_cube128_g18ro.npz"
