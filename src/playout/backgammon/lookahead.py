@@ -219,10 +219,10 @@ def candidate_parents(boards, candidates: int) -> np.ndarray:
 
 def _bore_off(before, after) -> bool:
     """Whether the play from pre-roll ``before`` to ``after`` (the other side's pre-roll view,
-    as for :func:`moved_pips`) bore a checker off: fewer of the mover's checkers are left."""
-    left_before = before[25] + sum(int(v) for v in before[1:25] if v > 0)
-    left_after = after[0] + sum(-int(v) for v in after[1:25] if v < 0)
-    return left_after < left_before
+    as for :func:`moved_pips`) bore a checker off."""
+    from playout.backgammon.board import checkers_off
+
+    return checkers_off(after)[1] > checkers_off(before)[0]
 
 
 def label_boards(evaluator, boards, ply: int) -> np.ndarray:
