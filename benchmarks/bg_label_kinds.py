@@ -1,9 +1,11 @@
 """Which of our label kinds comes closest to bgsage's published rollouts (issue 14).
 
 Usage: ``.venv/bin/python benchmarks/bg_label_kinds.py [--boards N] [--net NET.npz]
-[--rollouts T:C,T:C...]``.  Boards: ``N`` (default 100) of bgsage's cubeful-PR rollout boards
-(``../shared/data/backgammon/bgsage/cubeful-pr-rollouts.jsonl``, 1,296-trial rollouts by
-bgsage's stronger player; side on roll, cubeless equity), drawn with ``default_rng(5)``.
+[--rollouts T:C,T:C...] [--family FAMILY]``.  Boards: ``N`` (default 100) of bgsage's cubeful-PR
+rollout boards (``../shared/data/backgammon/bgsage/cubeful-pr-rollouts.jsonl``, 1,296-trial
+rollouts by bgsage's stronger player; side on roll, cubeless equity), drawn with
+``default_rng(5)``; with ``--family`` only boards in that family
+(:func:`playout.backgammon.families.in_family`, either side), e.g. ``prime``.
 For each label kind: the mean |cubeless equity error| against bgsage's equity (all boards and
 contact boards), the mean signed error, and CPU seconds a board --
 
@@ -28,6 +30,7 @@ import numpy as np
 from playout.backgammon import data as D
 from playout.backgammon.board import is_race
 from playout.backgammon.evaluators import NeuralNet
+from playout.backgammon.families import in_family
 from playout.backgammon.lookahead import label_boards, rollout_labels
 
 
@@ -41,8 +44,14 @@ def main() -> None:
     ap.add_argument("--net", default=None, help="network .npz (default: the shipped one)")
     ap.add_argument("--rollouts", default="72:11,144:11,432:11",
                     help="trials:truncate pairs, comma-separated")
+    ap.add_argument("--family", help="only boards of this family (families.in_family), e.g. prime")
     a = ap.parse_args()
     rows = [r for _, r in D.bgsage_rows() if r["source"] == "bgsage-cubeful"]
+    if a.family:
+        try:
+            rows = [r for r in rows if in_family(a.family, r["board"])]
+        except ValueError as exc:
+            ap.error(f"--family: {exc}")
     idx = np.random.default_rng(5).permutation(len(rows))[:a.boards]
     rows = [rows[i] for i in idx]
     boards = np.array([r["board"] for r in rows], dtype=np.int8)

@@ -106,3 +106,17 @@ def test_unknown_family_is_a_clear_error():
         F.classifier("prime-vs-prime")
     with pytest.raises(ValueError, match="points 1..5"):
         F.classifier("backgame-1-6")
+
+def test_prime_boundaries():
+    # We hold 7-10 (four points); the opponent (moving 1 -> 24) has a checker on our 3-point.
+    primed = board({3: -1, 7: 2, 8: 2, 9: 3, 10: 2, 13: 6, 24: -14})
+    assert F.is_prime(primed) and F.in_family("prime", primed)
+    three = board({3: -1, 7: 2, 8: 2, 9: 3, 10: 1, 13: 7, 24: -14})
+    assert not F.is_prime(three)                                   # a 3-point block
+    past = board({12: -1, 7: 2, 8: 2, 9: 3, 10: 2, 13: 6, 24: -14})
+    assert not F.is_prime(past)                                    # its checker is past the prime
+    assert F.is_prime(board({7: 2, 8: 2, 9: 3, 10: 2, 13: 6, 24: -14}, opp_bar=1))  # on the bar
+    broken = board({3: -1, 6: 2, 7: 2, 9: 3, 10: 2, 11: 2, 13: 4, 24: -14})
+    assert not F.is_prime(broken)                                  # 6-7 and 9-11: no four in a row
+    assert not F.is_prime(F.flip(primed)) and F.in_family("prime", F.flip(primed))
+    assert F.classifier("prime") is F.is_prime

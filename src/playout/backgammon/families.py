@@ -23,6 +23,11 @@ is points 19..24 (the opponent's a-point is our point ``25 - a``), the opponent'
   be anywhere else.  bgsage's 74 snake starting positions include three with two stragglers
   (two on the bar, or bar + home board) and many with 1-3 opponent checkers in the outfield,
   so the words are read as "one or two stragglers, 10+ home" (``tests/test_bg_families.py``).
+* Prime (from the primer): a run of 4+ consecutive points with 2+ checkers each, anywhere on
+  1..24, with at least one opponent checker behind it (on its bar or on a point below the
+  run's lowest point) that must still pass it.  Not one of Open Sage's families: the rule of
+  the cube benchmark's worst kind (session 35, ``docs/results.md``: 840 of 2,057 close cube
+  decisions, cube PR 4.12 against 0.92 for other contact).
 """
 
 from __future__ import annotations
@@ -116,11 +121,22 @@ def is_snake(board) -> bool:
     return 1 <= on_bar + in_home <= 2 and home >= 10
 
 
+def is_prime(board) -> bool:
+    """A prime of 4+ points of ours with an opponent checker still behind it."""
+    b = _b(board)
+    run = 0
+    for p in range(1, 25):
+        run = run + 1 if b[p] >= 2 else 0
+        if run >= 4 and (b[0] > 0 or any(b[q] < 0 for q in range(1, p - run + 1))):
+            return True
+    return False
+
+
 def classifier(family: str) -> Callable[[Iterable[int]], bool]:
     """The one-sided classifier of a family name; ``ValueError`` for an unknown name.
 
     Names: ``backgame-A-B`` (e.g. ``backgame-1-3``), ``backgame`` (any of the ten),
-    ``massive-backgame``, ``containment``, ``snake``, and gnubg's position class ``crashed``
+    ``massive-backgame``, ``containment``, ``snake``, ``prime``, and gnubg's position class ``crashed``
     (:func:`playout.backgammon.classes.crashed_side`: six or fewer checkers left in play).
     """
     f = family.lower()
@@ -130,6 +146,8 @@ def classifier(family: str) -> Callable[[Iterable[int]], bool]:
         return is_snake
     if f == "containment":
         return is_containment
+    if f == "prime":
+        return is_prime
     if f in ("massive-backgame", "massive_backgame", "massive"):
         return is_massive_backgame
     if f == "backgame":
@@ -143,7 +161,7 @@ def classifier(family: str) -> Callable[[Iterable[int]], bool]:
             raise ValueError(f"family {family!r}: back-game anchors must be two of the points 1..5")
         return lambda board, a=a, b=b: is_backgame(board, a, b)
     raise ValueError(f"unknown family {family!r} "
-                     "(snake, containment, massive-backgame, backgame-A-B, crashed)")
+                     "(snake, prime, containment, massive-backgame, backgame-A-B, crashed)")
 
 
 def _crashed(board) -> bool:
