@@ -131,6 +131,10 @@ def test_pr_command_table_csv_and_errors(tmp_path):
     twice = CliRunner().invoke(pr, [str(REF_A), "--engine", "gnubg:ply=0", "--engine", "gnubg:ply=0",
                                     "--limit", "5"])
     assert twice.exit_code == 0 and "gnubg 0-ply (XG 1) #2" in twice.output  # both rows kept
+    same = CliRunner().invoke(pr, [str(REF_A), "--engine", "gnubg:ply=0", "--engine", "gnubg:ply=0",
+                                   "--limit", "5", "--paired"])
+    assert same.exit_code == 0 and "paired against gnubg 0-ply" in same.output
+    assert "+0.00 +- 0.00" in same.output and "0 of " in same.output  # an engine against itself
     bad = CliRunner().invoke(pr, [str(tmp_path), "--engine", "gnubg:ply=0"])
     assert bad.exit_code == 1 and "benchmark.txt" in bad.output and "Traceback" not in bad.output
     bad = CliRunner().invoke(pr, [str(REF_A), "--engine", "foo"])

@@ -117,3 +117,25 @@ def test_peer_checker_pr_on_reference_a_matches_readme(spec, expected):
     summ = S.summarize(rows)
     assert summ.checker == 326 and summ.mismatches == 0
     assert round(summ.checker_pr, 2) == expected
+
+
+def test_paired_difference_over_shared_decisions():
+    """PR differences on the decision sides both engines scored; hand-computed values."""
+    first = [S.Scored(0, "checker", "scored", 0.010), S.Scored(1, "checker", "scored", 0.000),
+             S.Scored(2, "checker", "scored", 0.020), S.Scored(3, "checker", "mismatch"),
+             S.Scored(4, "double", "scored", 0.100), S.Scored(4, "take", "scored", 0.000)]
+    other = [S.Scored(0, "checker", "scored", 0.010), S.Scored(1, "checker", "scored", 0.004),
+             S.Scored(2, "checker", "scored", 0.000), S.Scored(3, "checker", "scored", 0.500),
+             S.Scored(4, "double", "scored", 0.000), S.Scored(4, "take", "not_applicable")]
+    p = S.paired(first, other, "checker")
+    # shared: 0, 1, 2 (3 is a mismatch for the first); x 500: 0, +2, -10
+    assert (p.n, p.changed) == (3, 2)
+    assert p.diff == pytest.approx(-8 / 3)
+    sd = ((8 / 3) ** 2 + (2 + 8 / 3) ** 2 + (-10 + 8 / 3) ** 2) / 2
+    assert p.se == pytest.approx((sd / 3) ** 0.5)
+    c = S.paired(first, other, "cube")  # only the doubler side is shared
+    assert (c.n, c.changed, c.diff) == (1, 1, pytest.approx(-50.0))
+    assert c.se != c.se  # NaN: one decision has no spread
+    assert S.paired(first, [], "checker").n == 0
+    with pytest.raises(ValueError, match="checker or cube"):
+        S.paired(first, other, "double")

@@ -30,7 +30,11 @@ def _fmt(x: float, spec: str = ".2f") -> str:
               help="Compute and append a reference for chosen moves the reference lacks or rates only at filter grade.")
 @click.option("--complete-trials", type=click.IntRange(min=1), default=None,
               help="Trials for completing rollout references (default: the record's).")
-def pr(benchmark_dir: Path, engines: tuple[str, ...], limit, csv_path, complete, complete_trials) -> None:
+@click.option("--paired", is_flag=True,
+              help="Also print each engine's checker and cube PR minus the first engine's on the "
+                   "decisions both scored, with its standard error and how many decisions differ.")
+def pr(benchmark_dir: Path, engines: tuple[str, ...], limit, csv_path, complete, complete_trials,
+       paired) -> None:
     """Rate engines by Performance Rating (mean error x 500) on BENCHMARK_DIR, side by side."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -77,11 +81,33 @@ def pr(benchmark_dir: Path, engines: tuple[str, ...], limit, csv_path, complete,
                       _fmt(100 * s.rollout_share, ".0f") + "%", _fmt(s.ms_per_decision, ".1f"))
     out = Console()
     Console(width=max(out.width, 150)).print(table)
+    if paired and len(rows_by_engine) > 1:
+        Console(width=max(out.width, 150)).print(_paired_table(rows_by_engine))
     if completer is not None:
         click.echo(f"completed {completer.added} reference value(s) into {bset.rollout_path}")
     if csv_path is not None:
         scoring.write_csv(csv_path, rows_by_engine)
         click.echo(f"per-decision errors: {csv_path}")
+
+
+def _paired_table(rows_by_engine: dict):
+    """Each engine after the first against the first (:func:`scoring.paired`)."""
+    from rich.table import Table
+
+    from . import scoring
+
+    labels = list(rows_by_engine)
+    first = rows_by_engine[labels[0]]
+    table = Table(title=f"paired against {labels[0]} (PR difference +- standard error; decisions that differ)")
+    for col in ("engine", "checker PR diff", "checker differ", "cube PR diff", "cube differ"):
+        table.add_column(col, justify="left" if col == "engine" else "right")
+    for label in labels[1:]:
+        cells = []
+        for kind in ("checker", "cube"):
+            p = scoring.paired(first, rows_by_engine[label], kind)
+            cells += [f"{_fmt(p.diff, '+.2f')} +- {_fmt(p.se)}", f"{p.changed} of {p.n}"]
+        table.add_row(label, *cells)
+    return table
 
 
 @click.group("benchmark")

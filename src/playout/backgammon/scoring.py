@@ -201,6 +201,39 @@ def summarize(rows: Iterable[Scored]) -> Summary:
     return s
 
 
+@dataclass
+class Paired:
+    """One engine's PR minus another's on the decisions both scored (the same decisions, so the
+    decision-to-decision spread cancels): ``diff`` in PR units (error x 500), ``se`` its standard
+    error over the ``n`` shared decision sides, ``changed`` how many of them differ in error."""
+
+    diff: float
+    se: float
+    n: int
+    changed: int
+
+
+def paired(first: Iterable[Scored], other: Iterable[Scored], kind: str) -> Paired:
+    """``other``'s PR minus ``first``'s over the decision sides of ``kind`` (``checker`` or
+    ``cube``: doubler and taker sides) that both scored; ``ValueError`` for another kind.
+    NaN difference and error when none is shared, NaN error for one."""
+    if kind not in ("checker", "cube"):
+        raise ValueError(f"kind: checker or cube, got {kind!r}")
+
+    def errors(rows):
+        return {(r.index, r.side): r.error for r in rows
+                if r.counted and (r.side == "checker") == (kind == "checker")}
+
+    a, b = errors(first), errors(other)
+    d = [PR_SCALE * (b[k] - a[k]) for k in a if k in b]
+    n = len(d)
+    if n == 0:
+        return Paired(float("nan"), float("nan"), 0, 0)
+    mean = sum(d) / n
+    se = (sum((x - mean) ** 2 for x in d) / (n - 1) / n) ** 0.5 if n > 1 else float("nan")
+    return Paired(mean, se, n, sum(1 for x in d if x != 0.0))
+
+
 CSV_FIELDS = ["engine", "index", "side", "status", "error", "best_equity", "chosen_equity",
               "action", "grade", "reference_grade", "ms"]
 
