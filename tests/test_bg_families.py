@@ -107,6 +107,7 @@ def test_unknown_family_is_a_clear_error():
     with pytest.raises(ValueError, match="points 1..5"):
         F.classifier("backgame-1-6")
 
+
 def test_prime_boundaries():
     # We hold 7-10 (four points); the opponent (moving 1 -> 24) has a checker on our 3-point.
     primed = board({3: -1, 7: 2, 8: 2, 9: 3, 10: 2, 13: 6, 24: -14})
