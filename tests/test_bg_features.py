@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from playout.backgammon.board import flip
-from playout.backgammon.features import _RA, _RC, _RW, shot_stats
+from playout.backgammon.shots import _RA, _RC, _RW, shot_stats
 from playout.backgammon.ids import board_from_position_id
 from playout.backgammon.moves import legal_moves
 from playout.backgammon.net import N_BASE_INPUTS, N_INPUTS, encode, encode_flipped
@@ -88,7 +88,7 @@ def test_encoded_inputs_carry_the_shots_in_both_views():
 
 
 def test_fast_shot_stats_equal_the_roll_by_roll_reference():
-    from playout.backgammon.features import shot_stats_reference
+    from playout.backgammon.shots import shot_stats_reference
 
     ids = (SHARED / "gnubg_selfplay_position_ids.txt").read_text().split()
     boards = [board_from_position_id(p) for p in ids[::3]]
@@ -117,7 +117,7 @@ def test_shot_inputs_do_not_depend_on_the_compiling_caller(tmp_path):
         import numpy as np
         from numba import njit
         from playout.backgammon.board import STARTING_BOARD, flip, game_result
-        from playout.backgammon.features import shot_inputs, shot_stats_reference
+        from playout.backgammon.shots import shot_inputs, shot_stats_reference
         from playout.backgammon.moves import legal_moves
 
         @njit(fastmath=True, inline="always")
@@ -155,7 +155,7 @@ def test_bit_scan_fallbacks_equal_the_intrinsics():
     """The loops used if numba ever drops its ctlz/cttz intrinsics give the same counts."""
     from numba import njit
 
-    from playout.backgammon.features import (
+    from playout.backgammon.shots import (
         _leading_zeros_loop,
         _trailing_zeros_loop,
         leading_zeros,

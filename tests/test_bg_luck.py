@@ -6,14 +6,6 @@ from test_bg_incremental import _net_with_crashed_slice, _random_positions
 
 from playout.backgammon.board import STARTING_BOARD, is_race
 from playout.backgammon.evaluators import NeuralNet
-from playout.backgammon.features import (
-    _RA,
-    _RC,
-    _best_hit,
-    _masks,
-    roll_targets,
-    shot_stats,
-)
 from playout.backgammon.incremental import best_plays, new_workspace
 from playout.backgammon.luck import (
     MAX_KEEP,
@@ -24,6 +16,14 @@ from playout.backgammon.luck import (
 )
 from playout.backgammon.moves import legal_moves
 from playout.backgammon.rollout import rollout, rollout_trials
+from playout.backgammon.shots import (
+    _RA,
+    _RC,
+    _best_hit,
+    _masks,
+    roll_targets,
+    shot_stats,
+)
 
 POSITIONS = _random_positions(30, 3)
 

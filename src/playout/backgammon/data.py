@@ -198,8 +198,9 @@ def weights_sha256(evaluator) -> str:
 
 
 #: The modules whose code decides a label (rules, evaluation, rollout kernels).
-LABEL_CODE = ("board.py", "moves.py", "features.py", "net.py", "evaluators.py", "bearoff.py",
-              "incremental.py", "luck.py", "search.py", "rollout.py", "data.py")
+LABEL_CODE = ("board.py", "moves.py", "features.py", "shots.py", "blockade.py", "contact.py",
+              "net.py", "evaluators.py", "bearoff.py", "incremental.py", "luck.py", "search.py",
+              "rollout.py", "data.py")
 
 
 def code_sha256() -> str:

@@ -21,9 +21,9 @@ checker step, no hidden layer.  The two hand features that are not additive
 (home points, longest prime) enter through their change at the leaf, and so do
 the opponent-hits-mover shot inputs: from per-point bitmasks of the rolls that
 hit there (:func:`_hit_masks`, the base's blocking points), or exactly
-(:func:`playout.backgammon.features.shot_stats`) after a hit, when the opponent
+(:func:`playout.backgammon.shots.shot_stats`) after a hit, when the opponent
 must enter first.  The blockade inputs (escapes, containment, mobility) and the
-timing inputs (:func:`playout.backgammon.features.contact_inputs`) are left out of the
+timing inputs (:func:`playout.backgammon.contact.contact_inputs`) are left out of the
 ranking score (it only picks the plays to evaluate; the kept plays get the net's exact
 value, those inputs included).  Plays that bear off the last
 checker rank first.  The slopes are the base's own slice's
@@ -57,7 +57,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from playout.backgammon.features import (
+from playout.backgammon.shots import (
     _DOUBLES,
     _INV36,
     _INV900,
@@ -160,7 +160,7 @@ def _slopes(acc, ctx, W1, W2T, b2, hid, s):
 def _hit_masks(board, hm):
     """``hm[t]``: bitmask over the 21 rolls of those with which the opponent could hit a blot
     of the mover on the mover's point ``25 - t`` (``t`` in the opponent's numbering), with
-    the board's blocking points (:func:`playout.backgammon.features.roll_targets`)."""
+    the board's blocking points (:func:`playout.backgammon.shots.roll_targets`)."""
     occ, _, blocks, nbar = _masks(board, np.bool_(False))
     for t in range(25):
         hm[t] = 0

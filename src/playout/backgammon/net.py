@@ -21,7 +21,7 @@ the side to act hits the opponent (fraction of 36 rolls, mean pip loss / 25),
 and the opponent hits the side to act (the same two);
 
 then (inputs 206..217) six *blockade* features per side (side to act first),
-:func:`playout.backgammon.features.escape_inputs`, after gnubg's contact-net
+:func:`playout.backgammon.blockade.escape_inputs`, after gnubg's contact-net
 inputs of the same names (gnubg ``eval.c``: its input list and ``Escapes()``):
 ``I_BACKESCAPES`` (escapes of the opponent's rearmost checker past the side's
 points / 36), ``I_ACONTAIN`` and its square (1 - the fewest escapes / 36 over
@@ -31,7 +31,7 @@ point), ``I_MOBILITY`` (the side's checkers outside its home board: escapes x
 distance from home, / 3600);
 
 then (inputs 218..243) thirteen *timing / crunch / back-game* features per side
-(side to act first), :func:`playout.backgammon.features.contact_inputs`, after
+(side to act first), :func:`playout.backgammon.contact.contact_inputs`, after
 the rest of gnubg's contact-net inputs (``eval.c``, ``CalculateHalfInputs``):
 ``I_BREAK_CONTACT``, ``I_FREEPIP``, ``I_TIMING``, ``I_BACK_CHEQUER``,
 ``I_BACK_ANCHOR``, ``I_FORWARD_ANCHOR``, ``I_MOMENT2``, ``I_ENTER``,
