@@ -53,11 +53,12 @@ DATA = Path(str(resources.files("playout.backgammon") / "data"))
 #: term (:func:`playout.backgammon.ranking.rank_loss_grad`), the fifteenth and sixteenth the same
 #: on the previous generation's own 3-ply labels, the seventeenth (session 36) on g16's 3-ply
 #: labels together with our own rollout labels of g16's positions, the eighteenth (session 37) the
-#: same from g16's contact net on the 3-ply and rollout labels of both g16 and g17; the earlier
-#: defaults ``net_cand128_g17.npz``, ``net_cand128_g16.npz``, ``net_cand128_g15.npz``,
+#: same from g16's contact net on the 3-ply and rollout labels of both g16 and g17, the nineteenth
+#: (session 38) from g16's contact net on those of g16, g17 and g18, fitted twice as long; the
+#: earlier defaults ``net_cand128_g18.npz``, ``net_cand128_g17.npz``, ``net_cand128_g16.npz``, ``net_cand128_g15.npz``,
 #: ``net_cand128_g14.npz``, ``net_cand128_g12.npz``, ``net_cand128_g9.npz``, ``net_cand128_g7.npz``, ``net_cand128_g6.npz``,
 #: ``net_cand128.npz``, ``net_distill128.npz`` and ``net_td80.npz`` stay loadable by path).
-DEFAULT_NET = DATA / "net_cand128_g18.npz"
+DEFAULT_NET = DATA / "net_cand128_g19.npz"
 #: The default *cube* network (since session 35): cube decisions (``cube.cube_action``,
 #: ``cubeful.cubeful_equities``, ``bg cube``, the ``ours`` engines, ``bg analyze``'s cube
 #: figures, ``bg play``'s cube) are made with it, checker plays with :data:`DEFAULT_NET`.  It is
