@@ -167,12 +167,20 @@ def test_outputs_are_gnubg_consistent_and_the_penalty_restores_the_order(tiny, t
     raw = S.forward((W1, b1, W2, b2), 0, tiny.X)[1]
     assert np.mean(S._violations(raw)[:, [0, 2]] > 0) > 0.3  # the broken net's raw outputs are out of order
 
-    def violations(consistency, name):
-        _run(tiny, tmp_path / name, init=init, consistency=consistency, epochs=2, lr=0.01)
+    before = np.maximum(S._violations(raw), 0).sum()
+
+    def violations(consistency, seed):
+        name = f"c{consistency:g}-s{seed}.npz"
+        _run(tiny, tmp_path / name, init=init, consistency=consistency, epochs=2, lr=0.01, seed=seed)
         params = [_arrays(S.ckpt_path(tmp_path / name))[k] for k in ("W1", "b1", "W2", "b2")]
         return np.maximum(S._violations(S.forward(params, 0, tiny.X)[1]), 0).sum()
 
-    assert violations(20.0, "with.npz") < 0.75 * violations(0.0, "without.npz")
+    # pooled over three shuffles: without the penalty a lucky shuffle can also end nearly in
+    # order (0.006 of 13.7 with g19's weights and seed 3), so one seed cannot tell them apart
+    with_penalty = [violations(20.0, seed) for seed in (3, 4, 5)]
+    without = [violations(0.0, seed) for seed in (3, 4, 5)]
+    assert max(with_penalty) < 0.01 * before
+    assert sum(with_penalty) < 0.25 * sum(without)
 
 
 def test_widen_keeps_the_outputs(tiny):
