@@ -255,3 +255,40 @@ def test_cube_evaluator_by_name():
         cube_action(m.position(0).board, evaluator=NeuralNet(DEFAULT_CUBE_NET)).probs)
     alone = EngineSide(NeuralNet(DEFAULT_NET), 1)
     assert alone.cube_ev is alone.ev  # no cube network given: the engine's own cubes
+
+
+def test_the_default_network_is_chosen_by_depth():
+    """A search two plies deep or more plays with the value network (``DEFAULT_SEARCH_NET``), a
+    1-ply choice with the ranking network (``DEFAULT_NET``): the library's defaults, the ``ours``
+    engines, ``bg analyze``'s rater and the CLI agree; a named network plays at every depth."""
+    from playout.backgammon.analysis import make_rater
+    from playout.backgammon.board import STARTING_BOARD
+    from playout.backgammon.checkerplay import choose_play
+    from playout.backgammon.cli import _evaluator
+    from playout.backgammon.engines import OursEngine
+    from playout.backgammon.evaluators import (DEFAULT_CUBE_NET, DEFAULT_NET, DEFAULT_SEARCH_NET,
+                                               NeuralNet, default_net, get_evaluator)
+
+    assert DEFAULT_SEARCH_NET.exists() and DEFAULT_SEARCH_NET != DEFAULT_NET
+    assert [default_net(p) for p in (1, 2, 3, 4)] == [DEFAULT_NET] + [DEFAULT_SEARCH_NET] * 3
+    assert get_evaluator().path == DEFAULT_NET and get_evaluator("net", 2).path == DEFAULT_SEARCH_NET
+    assert _evaluator("net", ply=1).path == DEFAULT_NET
+    assert _evaluator("net", ply=3).path == DEFAULT_SEARCH_NET
+    assert _evaluator(str(DEFAULT_NET), ply=2).path == DEFAULT_NET  # a named network: itself
+    assert _evaluator("net", cube=True, ply=2).path == DEFAULT_CUBE_NET
+    assert OursEngine(ply=1)._ev.path == DEFAULT_NET
+    assert OursEngine(ply=2)._ev.path == DEFAULT_SEARCH_NET
+    assert OursEngine(ply=2, weights=str(DEFAULT_NET))._ev.path == DEFAULT_NET
+    assert OursEngine(ply=2)._cube_net.path == DEFAULT_CUBE_NET  # the cube keeps its network
+    assert make_rater("ours:ply=2")[0].ev.path == DEFAULT_SEARCH_NET
+    assert make_rater("ours:ply=1")[0].ev.path == DEFAULT_NET
+    # the two networks differ where it shows: the 2-ply values of the 21 opening replies
+    b, d = STARTING_BOARD.copy(), (4, 3)
+    by_default = choose_move(b, d, ply=2)
+    value = choose_move(b, d, NeuralNet(DEFAULT_SEARCH_NET), 2)
+    ranking = choose_move(b, d, NeuralNet(DEFAULT_NET), 2)
+    assert [c.equity for c in by_default.candidates] == [c.equity for c in value.candidates]
+    assert by_default.candidates[0].equity != pytest.approx(ranking.candidates[0].equity, abs=1e-4)
+    cubeful = choose_play(b, d, ply=2)
+    assert [p.equity for p in cubeful] == [p.equity for p in choose_play(
+        b, d, NeuralNet(DEFAULT_SEARCH_NET), 2)]

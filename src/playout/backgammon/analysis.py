@@ -391,7 +391,7 @@ def make_rater(spec: str) -> tuple[Rater, str]:
         if s.specialist is not None:
             special = (s.specialist, NeuralNet(DEFAULT_NET.with_name(SPECIALISTS[s.specialist])))
         path, always = cube_network(s.evaluator, s.weights, s.cube_weights)
-        return Rater(get_evaluator(s.weights or s.evaluator), s.ply, special=special,
+        return Rater(get_evaluator(s.weights or s.evaluator, s.ply), s.ply, special=special,
                      cube_ev=NeuralNet(path) if path is not None else None,
                      cube_always=always), s.label
     except ValueError as exc:

@@ -105,7 +105,8 @@ def choose_play(board26, dice, evaluator: Evaluator | None = None, ply: int = 1,
                 match_length: int = 0, score: tuple[int, int] = (0, 0), crawford: bool = False,
                 filter_max: int = 8, filter_threshold: float = 0.16) -> list[CubefulPlay]:
     """The legal plays of ``dice`` from pre-roll ``board26`` (the side to act's view), best first
-    by cubeful equity at ``ply`` (XG numbering; ``evaluator`` default the shipped network).
+    by cubeful equity at ``ply`` (XG numbering; ``evaluator`` default the shipped network for that
+    depth, :func:`playout.backgammon.evaluators.default_net`).
 
     ``cube_owner`` is ``centered``, ``player`` (the side to act) or ``opponent``; ``score`` is
     (side to act, opponent) in a ``match_length``-point match (0 = money, where ``jacoby``
@@ -118,7 +119,7 @@ def choose_play(board26, dice, evaluator: Evaluator | None = None, ply: int = 1,
         raise ValueError(f"ply: {ply} is out of range (1..4 in XG numbering)")
     if cube_owner not in ("centered", "player", "opponent"):
         raise ValueError(f"cube_owner: {cube_owner!r} (centered, player or opponent)")
-    evaluator = evaluator or get_evaluator()
+    evaluator = evaluator or get_evaluator(ply=ply)
     board = np.ascontiguousarray(board26, dtype=np.int8)
     moves = legal_moves(board, int(dice[0]), int(dice[1]))
     st = State(int(match_length), (int(score[0]), int(score[1])), int(cube_value), cube_owner,

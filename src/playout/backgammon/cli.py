@@ -55,13 +55,15 @@ def _ply(text: str) -> int:
         raise click.BadParameter(str(exc), param_hint="--ply") from None
 
 
-def _evaluator(name: str, option: str = "--evaluator", cube: bool = False):
-    """The evaluator ``name`` names (``cube``: for cube decisions, where ``net`` is the default
-    cube network, :func:`playout.backgammon.evaluators.get_cube_evaluator`)."""
+def _evaluator(name: str, option: str = "--evaluator", cube: bool = False, ply: int = 1):
+    """The evaluator ``name`` names for a search ``ply`` deep (``net``: the shipped network for
+    that depth, :func:`playout.backgammon.evaluators.default_net`; ``cube``: for cube decisions,
+    where ``net`` is the default cube network,
+    :func:`playout.backgammon.evaluators.get_cube_evaluator`)."""
     from playout.backgammon.evaluators import get_cube_evaluator, get_evaluator
 
     try:
-        return get_cube_evaluator(name) if cube else get_evaluator(name)
+        return get_cube_evaluator(name) if cube else get_evaluator(name, ply)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint=option) from None
 
@@ -80,7 +82,8 @@ def move_text(before, after, dice) -> str:
 
 _common = [
     click.option("--evaluator", "evaluator", default="net", show_default=True,
-                 help="net | pubeval | gnubg | bgsage | path/to/net.npz"),
+                 help="net (the shipped network: at 2 plies and deeper its value network) | "
+                      "pubeval | gnubg | bgsage | path/to/net.npz"),
     click.option("--json", "as_json", is_flag=True, help="machine-readable output"),
 ]
 
@@ -159,7 +162,7 @@ def hint(position, dice, ply, top, cubeful, svg_path, png_path, evaluator, as_js
     if d is None:
         raise click.BadParameter("no dice given and none in the position", param_hint="--dice")
     cli_write(lambda: position_svg(pos, dice=d), svg_path, png_path)
-    ev = _evaluator(evaluator)
+    ev = _evaluator(evaluator, ply=_ply(ply))
     if cubeful:
         _hint_cubeful(pos, d, ev, _ply(ply), top, as_json)
         return
@@ -233,7 +236,7 @@ def eval_(position, ply, svg_path, png_path, evaluator, as_json):
 
     pos = _position(position)
     cli_write(lambda: position_svg(pos, dice=None), svg_path, png_path)
-    ev = _evaluator(evaluator)
+    ev = _evaluator(evaluator, ply=_ply(ply))
     try:
         p = pre_roll_probs(ev, pos.board, _ply(ply))
     except ValueError as exc:
@@ -454,7 +457,7 @@ def play(seed, ply, opponent, quiet, human, match_text, dice_mode, save_path, sg
         if opponent or quiet or as_json:
             raise click.BadParameter("--opponent, --quiet and --json are for self-play",
                                      param_hint="--human")
-        run_cli(seed=seed, ply=_ply(ply), evaluator=_evaluator(evaluator),
+        run_cli(seed=seed, ply=_ply(ply), evaluator=_evaluator(evaluator, ply=_ply(ply)),
                 cube_evaluator=_evaluator(evaluator, cube=True), match_text=match_text,
                 dice_mode=dice_mode, save_path=save_path, sgf_path=sgf_path, jacoby=jacoby,
                 beaver=beaver, start=_position(start) if start else None)
@@ -468,9 +471,9 @@ def play(seed, ply, opponent, quiet, human, match_text, dice_mode, save_path, sg
     from playout.backgammon.ids import ascii_board, position_id
     from playout.backgammon.search import choose_move
 
-    evs = [_evaluator(evaluator), _evaluator(opponent or evaluator, "--opponent" if opponent else
-                                             "--evaluator")]
     n_ply = _ply(ply)
+    evs = [_evaluator(evaluator, ply=n_ply), _evaluator(opponent or evaluator, "--opponent" if
+                                                         opponent else "--evaluator", ply=n_ply)]
     rng = random.Random(seed)
     b = STARTING_BOARD.copy()
     side = 0

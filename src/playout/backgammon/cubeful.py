@@ -336,7 +336,7 @@ def post_move_values(boards, cube_value: int = 1, cube_owner: str = "centered",
         raise ValueError(f"cube_owner: {cube_owner!r} (must be one of {', '.join(OWNERS)})")
     chunk = int(chunk or {1: 4096, 2: 256, 3: 16}.get(int(ply), 1))
     b = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 26)
-    ev = evaluator or get_evaluator()
+    ev = evaluator or get_evaluator(ply=ply)
     rules = _Rules(match_length, score, crawford, jacoby)
     st = (int(cube_value), _SWAP[OWNERS.index(cube_owner)])  # the opponent's view
     fb = np.empty_like(b)

@@ -18,7 +18,9 @@ rollout of the position read with the 0-ply cube model
 1,296, seeded by ``cubeseed=S``, default 1; ``cube=ply``, the default, cubes at ``ply``);
 checker plays stay at ``ply``.  With the default networks (no ``weights``) cube decisions at
 ``ply`` are made by the default cube network (:data:`playout.backgammon.evaluators.DEFAULT_CUBE_NET`)
-and checker plays by :data:`~playout.backgammon.evaluators.DEFAULT_NET`; ``weights=NET.npz``
+and checker plays by the default network for ``ply`` (:func:`~playout.backgammon.evaluators.default_net`:
+:data:`~playout.backgammon.evaluators.DEFAULT_NET` at 1-ply, the value network
+:data:`~playout.backgammon.evaluators.DEFAULT_SEARCH_NET` deeper); ``weights=NET.npz``
 makes both with NET.  ``cubeweights=NET.npz`` takes every cube decision (at ``ply``
 or by rollout) with that network and the checker plays with the other (``weights`` or the
 default): a network fitted to rollout labels values positions better than it ranks plays
@@ -240,7 +242,12 @@ class OursEngine:
         if weights and evaluator == "gnubg":
             raise EngineError("eval=gnubg takes no weights (gnubg's own 0-ply net)")
         try:
-            self._ev = getattr(evaluators, cls)(weights) if weights else getattr(evaluators, cls)()
+            if weights:
+                self._ev = getattr(evaluators, cls)(weights)
+            elif evaluator == "net":  # the shipped network for this depth
+                self._ev = evaluators.NeuralNet(evaluators.default_net(ply))
+            else:
+                self._ev = getattr(evaluators, cls)()
         except ImportError as exc:
             raise EngineError(f"eval={evaluator} needs PyPI gnubg ({exc}): pip install gnubg") from None
         except Exception as exc:  # e.g. missing weights

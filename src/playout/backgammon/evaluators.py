@@ -70,6 +70,21 @@ DEFAULT_NET = DATA / "net_cand128_g19.npz"
 #: decisions of held-out self-play positions 4.21 -> 3.68 at 2-ply against the first cube
 #: network ``net_cube128_g17ro.npz``, g16 alone 5.13).  SOURCES.md says how it was made.
 DEFAULT_CUBE_NET = DATA / "net_cube128_g18ro.npz"
+#: The default checker network of searches two plies deep or more (XG numbering; since session
+#: 39): :data:`DEFAULT_NET`'s recipe -- the same data, start and epochs -- without the within-roll
+#: ranking term, a *value* network.  A 1-ply choice compares one roll's plays with each other
+#: (what the ranking term fits); a deeper search compares values averaged over the opponent's
+#: rolls (what the value term fits).  Judged by gnubg (``benchmarks/bg_choice_vs_gnubg.py --ply
+#: 2``, docs/results.md, sessions 38-39) it errs ~0.1 PR less than :data:`DEFAULT_NET` at 2-ply
+#: and as much at 3-ply, and ~0.19 more at 1-ply, so :func:`default_net` picks by ply.
+#: SOURCES.md says how it was made.
+DEFAULT_SEARCH_NET = DATA / "net_value128_g19.npz"
+
+
+def default_net(ply: int = 1) -> Path:
+    """The shipped checker network for a search ``ply`` deep (XG numbering, 1 = the raw net):
+    :data:`DEFAULT_NET` at 1-ply, :data:`DEFAULT_SEARCH_NET` at 2 plies and more."""
+    return DEFAULT_NET if int(ply) <= 1 else DEFAULT_SEARCH_NET
 
 
 def equity(probs) -> np.ndarray | float:
@@ -377,10 +392,11 @@ EVALUATORS = {"net": NeuralNet, "pubeval": PubEval, "gnubg": GnubgEvaluator, "bg
 _EXTRA_PACKAGES = {"gnubg": "gnubg==1.1.0a16", "bgsage": "bgsage==2.0.20260907"}
 
 
-def get_evaluator(name: str | None = None) -> Evaluator:
-    """An evaluator by name: ``net`` (default), ``pubeval``, ``gnubg``, ``bgsage``, or a ``.npz`` path."""
+def get_evaluator(name: str | None = None, ply: int = 1) -> Evaluator:
+    """An evaluator by name: ``net`` (default: the shipped network for a search ``ply`` deep,
+    :func:`default_net`), ``pubeval``, ``gnubg``, ``bgsage``, or a ``.npz`` path."""
     if name is None or name == "net":
-        return NeuralNet()
+        return NeuralNet(default_net(ply))
     if name.endswith(".npz"):
         return NeuralNet(name)
     if name not in EVALUATORS:

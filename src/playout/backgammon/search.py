@@ -168,12 +168,13 @@ def choose_move(board26, dice, evaluator: Evaluator | None = None, ply: int = 1,
                 filter_max: int = 8, filter_threshold: float = 0.16) -> MoveChoice:
     """Rank the legal plays of ``dice`` from ``board26`` and pick the best (cubeless money equity).
 
-    ``ply`` in XG numbering (1 = raw evaluator).  Candidates outside the move
+    ``ply`` in XG numbering (1 = raw evaluator); ``evaluator`` default the shipped network for
+    that depth (:func:`playout.backgammon.evaluators.default_net`).  Candidates outside the move
     filter keep their 1-ply scores and rank below the searched ones.
     """
     if ply < 1:
         raise ValueError(f"ply: must be >= 1 in XG numbering (gnubg's 0-ply is our 1-ply), got {ply}")
-    evaluator = evaluator or get_evaluator()
+    evaluator = evaluator or get_evaluator(ply=ply)
     if evaluator.kernel_args() is not None:
         _announce_compile()
     d1, d2 = int(dice[0]), int(dice[1])
