@@ -10,8 +10,8 @@ Reference set A has 326 checker decisions, so two close networks' PR there diffe
 tenths of noise.  This judge is a larger, paired sample: every position of
 ``../shared/data/backgammon/gnubg_selfplay_position_ids.txt`` (pre-roll, the side to act),
 one random roll each per seed (``numpy`` ``default_rng(seed)``, two dice in order; several
-seeds pool their decisions), kept when the position is a contact position and the roll has
-two or more plays (2,324 of 3,177 decisions with seed 14).  Candidates: each network's 1-ply choice (:func:`playout.backgammon.search.choose_move`)
+seeds pool their decisions), kept when the position is a contact position (``--races``: a race
+outside the one-sided bear-off database) and the roll has two or more plays (2,324 of 3,177 decisions with seed 14).  Candidates: each network's 1-ply choice (:func:`playout.backgammon.search.choose_move`)
 and gnubg 0-ply's five best plays; every candidate gets gnubg's cubeless money equity at
 ``--judge`` plies (gnubg numbering: 0 = its raw net, 1 = one roll ahead, the default).  A
 network's error on a decision = the best candidate's equity - its choice's; printed: mean
@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from playout.backgammon.board import flip, game_result, is_race
+from playout.backgammon.classes import is_bearoff
 from playout.backgammon.engines import to_gnubg
 from playout.backgammon.evaluators import NeuralNet
 from playout.backgammon.families import classifier, in_family
@@ -49,6 +50,9 @@ def main() -> None:
                          "one roll ahead through search.choose_move's move filter)")
     ap.add_argument("--seeds", default="14", help="comma-separated dice seeds (decisions pooled)")
     ap.add_argument("--family", help="only decisions in this family (families.py), e.g. crashed")
+    ap.add_argument("--races", action="store_true",
+                    help="judge the race decisions (bear-offs of the one-sided database left out) "
+                         "instead of the contact ones")
     ap.add_argument("--side", choices=("either", "owner", "opponent"), default="either",
                     help="with --family: the side to act owns the family's feature (e.g. plays the "
                          "back game), faces it, or either (default)")
@@ -77,7 +81,9 @@ def main() -> None:
         decisions += [(p, (int(rng.integers(1, 7)), int(rng.integers(1, 7)))) for p in ids]
     for p, d in decisions:
         b = board_from_position_id(p)
-        if is_race(b) or (args.family and not in_family(args.family, b)):
+        if is_race(b) != args.races or (args.family and not in_family(args.family, b)):
+            continue
+        if args.races and is_bearoff(b):
             continue
         if args.family and args.side != "either" and (
                 not classifier(args.family)(b if args.side == "owner" else flip(b))):
@@ -93,7 +99,7 @@ def main() -> None:
     n = len(E)
     fam = f" in family {args.family}" if args.family else ""
     fam += f" (side to act: {args.side})" if args.family and args.side != "either" else ""
-    print(f"{n} contact decisions{fam} (seeds {args.seeds}), networks at {args.ply}-ply, judge gnubg "
+    print(f"{n} {'race' if args.races else 'contact'} decisions{fam} (seeds {args.seeds}), networks at {args.ply}-ply, judge gnubg "
           f"{args.judge}-ply; PR = mean error x 500")
     for i, name in enumerate(args.nets):
         dd = E[:, i] - E[:, 0]

@@ -30,6 +30,19 @@ from playout.backgammon.net import N_INPUTS, N_SHOT_INPUTS
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _slot_first(path: str, slot: int, out: str) -> Path:
+    """A copy of network file ``path`` whose first slice (the contact net) is its slice ``slot``
+    and whose second is its race net, written beside ``out`` (``OUT.init.npz``)."""
+    import numpy as np
+
+    z = np.load(path)
+    if not 0 <= slot < z["W1"].shape[0]:
+        raise SystemExit(f"--init-slot: {path} has slices 0..{z['W1'].shape[0] - 1}, got {slot}")
+    dest = Path(out).with_suffix(".init.npz")
+    np.savez(dest, **{k: np.stack([z[k][slot], z[k][1]]) for k in ("W1", "b1", "W2", "b2")})
+    return dest
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("data", nargs="+")
@@ -43,6 +56,10 @@ def main() -> None:
     ap.add_argument("--family", help="train only on this family's rows (as bg train --family)")
     ap.add_argument("--net", choices=("both", "contact", "race"), default="both")
     ap.add_argument("--hidden", type=int, help="widen the initial network to this many hidden units")
+    ap.add_argument("--init-slot", type=int,
+                    help="start the trained net from slice N of --init instead of its own (e.g. 2: "
+                         "the file's crashed net, to refit a crashed specialist with --family crashed "
+                         "--net contact)")
     ap.add_argument("--rank", type=float, default=0.0,
                     help="weight of the within-roll ranking term (ranking.rank_loss_grad; 0 off)")
     a = ap.parse_args()
@@ -60,7 +77,8 @@ def main() -> None:
         for i in range(N_SHOT_INPUTS, N_INPUTS):
             if i - N_SHOT_INPUTS not in keep:
                 ds.X[:, i] = 0.0
-        summary = S.fit(ds, a.out, init=a.init, epochs=a.epochs, lr=a.lr, lr_decay=a.lr_decay,
+        init = a.init if a.init_slot is None else _slot_first(a.init, a.init_slot, a.out)
+        summary = S.fit(ds, a.out, init=init, epochs=a.epochs, lr=a.lr, lr_decay=a.lr_decay,
                         net=a.net, hidden=a.hidden, rank=a.rank)
     except (D.DataError, S.TrainError) as exc:
         raise SystemExit(str(exc)) from None

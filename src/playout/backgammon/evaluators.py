@@ -54,11 +54,13 @@ DATA = Path(str(resources.files("playout.backgammon") / "data"))
 #: on the previous generation's own 3-ply labels, the seventeenth (session 36) on g16's 3-ply
 #: labels together with our own rollout labels of g16's positions, the eighteenth (session 37) the
 #: same from g16's contact net on the 3-ply and rollout labels of both g16 and g17, the nineteenth
-#: (session 38) from g16's contact net on those of g16, g17 and g18, fitted twice as long; the
-#: earlier defaults ``net_cand128_g18.npz``, ``net_cand128_g17.npz``, ``net_cand128_g16.npz``, ``net_cand128_g15.npz``,
+#: (session 38) from g16's contact net on those of g16, g17 and g18, fitted twice as long, the
+#: twentieth (session 39) g19 with its race and crashed nets (g12's until then) refitted on the
+#: same labels; the earlier defaults ``net_cand128_g19.npz``, ``net_cand128_g18.npz``,
+#: ``net_cand128_g17.npz``, ``net_cand128_g16.npz``, ``net_cand128_g15.npz``,
 #: ``net_cand128_g14.npz``, ``net_cand128_g12.npz``, ``net_cand128_g9.npz``, ``net_cand128_g7.npz``, ``net_cand128_g6.npz``,
 #: ``net_cand128.npz``, ``net_distill128.npz`` and ``net_td80.npz`` stay loadable by path).
-DEFAULT_NET = DATA / "net_cand128_g19.npz"
+DEFAULT_NET = DATA / "net_cand128_g20.npz"
 #: The default *cube* network (since session 35): cube decisions (``cube.cube_action``,
 #: ``cubeful.cubeful_equities``, ``bg cube``, the ``ours`` engines, ``bg analyze``'s cube
 #: figures, ``bg play``'s cube) are made with it, checker plays with :data:`DEFAULT_NET`.  It is
@@ -76,9 +78,10 @@ DEFAULT_CUBE_NET = DATA / "net_cube128_g18ro.npz"
 #: (what the ranking term fits); a deeper search compares values averaged over the opponent's
 #: rolls (what the value term fits).  Judged by gnubg (``benchmarks/bg_choice_vs_gnubg.py --ply
 #: 2``, docs/results.md, sessions 38-39) it errs ~0.1 PR less than :data:`DEFAULT_NET` at 2-ply
-#: and as much at 3-ply, and ~0.19 more at 1-ply, so :func:`default_net` picks by ply.
-#: SOURCES.md says how it was made.
-DEFAULT_SEARCH_NET = DATA / "net_value128_g19.npz"
+#: and as much at 3-ply, and ~0.19 more at 1-ply, so :func:`default_net` picks by ply.  Its
+#: crashed net was refitted the same way (``net_value128_g20.npz``; ``net_value128_g19.npz``
+#: stays loadable).  SOURCES.md says how both were made.
+DEFAULT_SEARCH_NET = DATA / "net_value128_g20.npz"
 
 
 def default_net(ply: int = 1) -> Path:
