@@ -70,8 +70,11 @@ DEFAULT_NET = DATA / "net_cand128_g20.npz"
 #: contact rows in all); it values positions better and ranks plays
 #: worse than the checker networks (docs/results.md, session 35: judged cube PR on 2,100 close
 #: decisions of held-out self-play positions 4.21 -> 3.68 at 2-ply against the first cube
-#: network ``net_cube128_g17ro.npz``, g16 alone 5.13).  SOURCES.md says how it was made.
-DEFAULT_CUBE_NET = DATA / "net_cube128_g18ro.npz"
+#: network ``net_cube128_g17ro.npz``, g16 alone 5.13).  Since session 39 its crashed net is
+#: :data:`DEFAULT_SEARCH_NET`'s (``net_cube128_g20.npz``; ``net_cube128_g18ro.npz``, g12's crashed
+#: net, stays loadable): -0.11 +- 0.05 cube PR pooled over four judged samples.  SOURCES.md says
+#: how both were made.
+DEFAULT_CUBE_NET = DATA / "net_cube128_g20.npz"
 #: The default checker network of searches two plies deep or more (XG numbering; since session
 #: 39): :data:`DEFAULT_NET`'s recipe -- the same data, start and epochs -- without the within-roll
 #: ranking term, a *value* network.  A 1-ply choice compares one roll's plays with each other
