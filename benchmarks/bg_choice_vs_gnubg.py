@@ -11,7 +11,9 @@ tenths of noise.  This judge is a larger, paired sample: every position of
 ``../shared/data/backgammon/gnubg_selfplay_position_ids.txt`` (pre-roll, the side to act),
 one random roll each per seed (``numpy`` ``default_rng(seed)``, two dice in order; several
 seeds pool their decisions), kept when the position is a contact position (``--races``: a race
-outside the one-sided bear-off database) and the roll has two or more plays (2,324 of 3,177 decisions with seed 14).  Candidates: each network's 1-ply choice (:func:`playout.backgammon.search.choose_move`)
+outside the one-sided bear-off database) and the roll has two or more plays (2,324 of 3,177
+decisions with seed 14).  Candidates: each network's 1-ply choice
+(:func:`playout.backgammon.search.choose_move`)
 and gnubg 0-ply's five best plays; every candidate gets gnubg's cubeless money equity at
 ``--judge`` plies (gnubg numbering: 0 = its raw net, 1 = one roll ahead, the default).  A
 network's error on a decision = the best candidate's equity - its choice's; printed: mean
@@ -99,7 +101,8 @@ def main() -> None:
     n = len(E)
     fam = f" in family {args.family}" if args.family else ""
     fam += f" (side to act: {args.side})" if args.family and args.side != "either" else ""
-    print(f"{n} {'race' if args.races else 'contact'} decisions{fam} (seeds {args.seeds}), networks at {args.ply}-ply, judge gnubg "
+    kind = "race" if args.races else "contact"
+    print(f"{n} {kind} decisions{fam} (seeds {args.seeds}), networks at {args.ply}-ply, judge gnubg "
           f"{args.judge}-ply; PR = mean error x 500")
     for i, name in enumerate(args.nets):
         dd = E[:, i] - E[:, 0]
