@@ -434,3 +434,23 @@ def test_rank_term_learns_the_differences_and_rank_0_trains_as_before(grouped, t
     r0 = R.mean_rank_loss(now(tmp_path / "r0.npz"), 0, ds, *tr_groups)
     r50 = R.mean_rank_loss(now(tmp_path / "r50.npz"), 0, ds, *tr_groups)
     assert r50 < 0.9 * before and r50 < 0.9 * r0
+
+
+def test_init_slot_starts_the_fit_from_another_slice(tmp_path):
+    """``scripts/bg_train_masked.py --init-slot 2`` (how generation 20's crashed nets were
+    refitted): the initial file's first slice is the chosen one, its second the race net."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bg_train_masked", Path(__file__).resolve().parents[1] / "scripts" / "bg_train_masked.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    dest = mod._slot_first(str(DEFAULT_NET), 2, str(tmp_path / "crashed.npz"))
+    assert dest == tmp_path / "crashed.init.npz"
+    src, got = np.load(DEFAULT_NET), np.load(dest)
+    for k in ("W1", "b1", "W2", "b2"):
+        np.testing.assert_array_equal(got[k][0], src[k][2])
+        np.testing.assert_array_equal(got[k][1], src[k][1])
+    assert got["W1"].shape[0] == 2
+    with pytest.raises(SystemExit, match="slices 0..2, got 3"):
+        mod._slot_first(str(DEFAULT_NET), 3, str(tmp_path / "x.npz"))
